@@ -1,0 +1,156 @@
+"""The ``sim`` command line: list games, show rules, run batches, trace one game.
+
+Bad input (an unknown game, scenario key, bot or value) prints one message naming the file,
+the key and what was expected, and exits with code 2 without a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from sim.core.display import console, print_frame, print_metrics
+from sim.core.errors import UserError
+from sim.core.registry import all_games, get_game
+from sim.core.scenario import list_scenarios
+
+app = typer.Typer(help="Balance lab for three island games: simulate, compare, report.",
+                  no_args_is_help=True, pretty_exceptions_enable=False, add_completion=False)
+
+GameArg = Annotated[str, typer.Argument(help="ocracoke, island-nation or wonderful-island (see `sim games`)")]
+ScenarioOpt = Annotated[str, typer.Option("--scenario", "-s", help="Scenario name or TOML path")]
+SetOpt = Annotated[list[str] | None, typer.Option("--set", help="Override a rule: key=value (repeatable)")]
+PlayersOpt = Annotated[int | None, typer.Option("--players", "-p", help="Shorthand for --set players=N")]
+PolicyOpt = Annotated[list[str] | None,
+                      typer.Option("--policy", help="Bot per role: ROLE=BOT, e.g. 0=counter or all=random")]
+SeedOpt = Annotated[int, typer.Option("--seed", help="Run seed; game i uses the stream (seed, i)")]
+
+
+def parse_policies(items: list[str] | None) -> dict[str, str]:
+    chosen: dict[str, str] = {}
+    for item in items or []:
+        role, sep, bot = item.partition("=")
+        if not sep or not role or not bot:
+            raise UserError(f"--policy {item}: expected ROLE=BOT, e.g. 0=counter")
+        chosen[role.strip()] = bot.strip()
+    return chosen
+
+
+@app.command("games")
+def games_command() -> None:
+    """List the games with their player counts, bots and scenarios."""
+    for spec in all_games().values():
+        console.print(f"[bold]{spec.name}[/bold]  {spec.title}")
+        console.print(f"  players: {', '.join(map(str, spec.player_counts))}")
+        for role in spec.roles:
+            console.print(f"  bots for {role}: {', '.join(spec.bots[role])}  (weakest → strongest)")
+        console.print(f"  scenarios: {', '.join(list_scenarios(spec.name)) or '(none)'}")
+
+
+@app.command("rules")
+def rules_command(game: GameArg, scenario: ScenarioOpt = "base", set_: SetOpt = None,
+                  players: PlayersOpt = None) -> None:
+    """Print the effective rules, each value marked rule text, assumed or scenario."""
+    from rich.table import Table
+
+    from sim.core.runner import resolve_scenario
+
+    spec = get_game(game)
+    scen = resolve_scenario(spec, scenario, tuple(set_ or ()), players)
+    table = Table(title=f"{spec.title} — scenario {scen.name}", title_justify="left")
+    for col in ("rule", "value", "source", "note"):
+        table.add_column(col, overflow="fold")
+    values = scen.rules.model_dump()
+    for key, value in values.items():
+        src = scen.sources[key]
+        origin = f"{src.kind} ({src.origin})" if src.origin else src.kind
+        table.add_row(key, json.dumps(value, ensure_ascii=False), origin, src.note)
+    console.print(table)
+
+
+@app.command("run")
+def run_command(
+    game: GameArg,
+    scenario: ScenarioOpt = "base",
+    games: Annotated[int, typer.Option("--games", "-n", help="Number of games")] = 100_000,
+    seed: SeedOpt = 0,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Processes; -1 = every core")] = -1,
+    policy: PolicyOpt = None,
+    set_: SetOpt = None,
+    players: PlayersOpt = None,
+    backend: Annotated[str, typer.Option(help="loky (local cores) or dask")] = "loky",
+    scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address (default: local cluster)")] = None,
+    out: Annotated[Path | None, typer.Option(help="Write per-game and per-event Parquet shards here")] = None,
+    chunk_size: Annotated[int | None, typer.Option(help="Games per chunk (results do not depend on it)")] = None,
+) -> None:
+    """Play a batch of games and print win rates and the game's tables, all with 95 % intervals."""
+    from sim.core.runner import simulate
+
+    result = simulate(game, scenario, games, seed, jobs, parse_policies(policy), backend,
+                      sets=tuple(set_ or ()), players=players, chunk_size=chunk_size, out=out,
+                      scheduler=scheduler)
+    bots = ", ".join(f"{r}={b}" for r, b in result.policies.items())
+    console.print(f"[bold]{result.game.title}[/bold] · scenario {result.scenario.name} · "
+                  f"{result.n_games:,} games · seed {seed} · bots {bots} · "
+                  f"{result.n_games / result.elapsed_s:,.0f} games/s")
+    if result.interrupted:
+        console.print(f"[yellow]interrupted: {result.n_games:,} of {games:,} games finished; "
+                      "the figures below cover those[/yellow]")
+    print_metrics(result.metrics(), "metrics")
+    for name, frame in result.tables().items():
+        print_frame(frame, name)
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        result.metrics().write_csv(out / "metrics.csv")
+        console.print(f"per-game rows: {out}/games/*.parquet · metrics: {out}/metrics.csv")
+
+
+@app.command("trace")
+def trace_command(
+    game: GameArg,
+    seed: SeedOpt = 0,
+    index: Annotated[int, typer.Option("--index", "-i", help="Which game of the run to replay")] = 0,
+    scenario: ScenarioOpt = "base",
+    policy: PolicyOpt = None,
+    set_: SetOpt = None,
+    players: PlayersOpt = None,
+) -> None:
+    """Replay game INDEX of the run with seed SEED as a readable log."""
+    from sim.core.runner import resolve_scenario
+
+    spec = get_game(game)
+    scen = resolve_scenario(spec, scenario, tuple(set_ or ()), players)
+    trace = spec.trace(scen.rules, spec.policy_array(scen.rules, parse_policies(policy)), seed, index)
+    for line in trace.lines:
+        typer.echo(line)
+
+
+def _register_plugins() -> None:
+    """Commands that live beside their subject (balance workflow, game-specific tools)."""
+    import importlib
+
+    for module in ("sim.workflow.cli",):
+        try:
+            mod = importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if not module.startswith(exc.name or "?"):
+                raise
+            continue
+        mod.register(app)
+    for spec in all_games().values():
+        register = spec.extras.get("register_cli")
+        if register is not None:
+            register(app)
+
+
+def main() -> None:
+    try:
+        _register_plugins()
+        app()
+    except UserError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        sys.exit(2)
