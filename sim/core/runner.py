@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -157,15 +157,21 @@ def _progress_enabled(progress: bool | None) -> bool:
     return sys.stderr.isatty() and os.environ.get("CI") is None
 
 
-def _iter_parallel(tasks: list[tuple], jobs: int, backend: str, scheduler: str | None) -> Iterator:
-    """Yield chunk results as they finish, in-process for one job, else via joblib."""
+def _iter_parallel(tasks: list[tuple], jobs: int, backend: str, scheduler: str | None,
+                   work: Callable[..., Any] | None = None) -> Iterator:
+    """Yield ``work(*task)`` (default: play and summarise a chunk) as each finishes.
+
+    In-process for one job, else via joblib. The balance workflow passes its own ``work``
+    (e.g. playing base and variant of the same chunk) to reuse this machinery.
+    """
+    work = work or _run_chunk
     if jobs == 1 and backend == "loky":
         for task in tasks:
-            yield _run_chunk(*task)
+            yield work(*task)
         return
     from joblib import Parallel, delayed, parallel_config
 
-    calls = (delayed(_run_chunk)(*task) for task in tasks)
+    calls = (delayed(work)(*task) for task in tasks)
     if backend == "dask":
         from sim.core.cluster import dask_client
 
