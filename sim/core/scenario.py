@@ -69,13 +69,17 @@ class Scenario:
         return {k: s for k, s in self.sources.items() if s.kind == "assumed"}
 
 
-def _resolve_path(game: str, name_or_path: str | Path) -> Path:
+def _resolve_path(game: str, name_or_path: str | Path, near: Path | None = None) -> Path:
+    """A scenario path, or a name looked up beside ``near`` (the extending file), then in scenarios/."""
     text = str(name_or_path)
     path = Path(text)
     if path.suffix == ".toml" or path.exists():
         if not path.is_file():
             raise ScenarioError(text, "scenario", "an existing scenario file")
         return path
+    beside = near / f"{text}.toml" if near is not None else None
+    if beside is not None and beside.is_file():
+        return beside
     candidate = scenario_root() / game / f"{text}.toml"
     if not candidate.is_file():
         known = list_scenarios(game)
@@ -135,14 +139,19 @@ def _field_meta(model: type[BaseModel], name: str) -> dict[str, Any]:
     return extra if isinstance(extra, dict) else {}
 
 
+_BOUND_WORDS = (("ge", "≥"), ("gt", ">"), ("le", "≤"), ("lt", "<"))
+
+
 def _expected_text(model: type[BaseModel], loc: tuple, msg: str) -> str:
+    """'<description>: int ≥ 1, ≤ 10 (<pydantic's message>)' for a field, else pydantic's message."""
     name = loc[0] if loc else None
-    if isinstance(name, str) and name in model.model_fields:
-        info = model.model_fields[name]
-        bounds = [f"{m.__class__.__name__.lower()} {next(iter(vars(m).values()))}" for m in info.metadata]
-        described = info.description or name
-        return f"{described}" + (f" ({', '.join(bounds)})" if bounds else "") + f" — {msg}"
-    return msg
+    if not (isinstance(name, str) and name in model.model_fields):
+        return msg
+    info = model.model_fields[name]
+    bounds = [f"{word} {getattr(m, attr)}" for m in info.metadata for attr, word in _BOUND_WORDS
+              if getattr(m, attr, None) is not None]
+    kind = getattr(info.annotation, "__name__", str(info.annotation))
+    return f"{info.description or name}: {' '.join([kind, ', '.join(bounds)]).strip()} ({msg})"
 
 
 def validate_rules(model: type[BaseModel], values: dict[str, Any], origin_of: dict[str, str]) -> BaseModel:
@@ -188,7 +197,7 @@ def load_scenario(
             break
         if not isinstance(parent, str):
             raise ScenarioError(str(path), "extends", "a scenario name or path", parent)
-        path = _resolve_path(game, parent)
+        path = _resolve_path(game, parent, near=path.parent)
     chain.reverse()
 
     values: dict[str, Any] = {}

@@ -1,0 +1,58 @@
+"""Intervals, differences and sample sizes against known values."""
+
+import math
+
+import numpy as np
+import pytest
+
+from sim.core import stats
+
+
+def test_wilson_interval_known_value():
+    # Wilson 95 % interval for 480/1000 (Newcombe 1998 formula): [0.4492, 0.5110]
+    est = stats.rate(480, 1000)
+    assert est.value == 0.48 and est.n == 1000
+    assert est.lo == pytest.approx(0.44917, abs=1e-4)
+    assert est.hi == pytest.approx(0.51098, abs=1e-4)
+
+
+def test_wilson_interval_at_zero_stays_in_unit_interval():
+    est = stats.rate(0, 50)
+    assert est.lo == pytest.approx(0.0, abs=1e-12) and 0 < est.hi < 0.1
+
+
+def test_mean_interval_matches_t_interval():
+    rng = np.random.default_rng(0)
+    x = rng.normal(3.0, 2.0, 400)
+    est = stats.mean(x)
+    half = 1.9659 * x.std(ddof=1) / math.sqrt(x.size)
+    assert est.value == pytest.approx(x.mean())
+    assert est.hi - est.value == pytest.approx(half, rel=1e-3)
+
+
+def test_rate_difference_detects_a_clear_difference_and_not_noise():
+    clear = stats.rate_difference(4000, 10000, 4400, 10000)
+    assert clear.p_value < 1e-6 and clear.lo > 0
+    noise = stats.rate_difference(4000, 10000, 4010, 10000)
+    assert noise.p_value > 0.5 and noise.lo < 0 < noise.hi
+
+
+def test_paired_difference_is_narrower_for_correlated_games():
+    rng = np.random.default_rng(1)
+    x = (rng.random(20000) < 0.5).astype(float)
+    flip = rng.random(20000) < 0.05
+    y = np.where(flip, 1 - x, x)
+    diff, narrowing = stats.paired_difference(x.size, x.sum(), y.sum(), (x * x).sum(), (y * y).sum(), (x * y).sum())
+    assert narrowing < 0.5
+    assert diff.lo <= diff.diff <= diff.hi
+    assert diff.diff == pytest.approx(y.mean() - x.mean())
+
+
+def test_holm_keeps_only_strong_results_among_many():
+    assert stats.holm([0.001, 0.04, 0.3]) == [True, False, False]
+
+
+def test_games_needed_for_one_point_at_even_odds():
+    # two-sided 5 % test, 80 % power: 2 * (1.96 + 0.8416)^2 * 0.25 / 0.01^2 ≈ 39,240
+    assert stats.games_needed(0.5, 0.01) == 39240
+    assert stats.games_needed(0.5, 0.02) < stats.games_needed(0.5, 0.01)
