@@ -1,0 +1,5 @@
+"""``python -m sim`` is the ``sim`` command."""
+
+from sim.cli import main
+
+main()
