@@ -260,8 +260,15 @@ def simulate(
 def _make_progress(n_games: int):
     """A rich progress bar on stderr: games done, games/s, elapsed and ETA."""
     from rich.console import Console
-    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn,
-                               TimeElapsedColumn, TimeRemainingColumn)
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        ProgressColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
     from rich.text import Text
 
     class GamesPerSecond(ProgressColumn):
