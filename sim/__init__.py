@@ -7,6 +7,13 @@ try:
 except PackageNotFoundError:  # running from a source tree without installing
     __version__ = "0.0.0"
 
-from sim.core.runner import SimResult, simulate  # noqa: E402
-
 __all__ = ["SimResult", "simulate", "__version__"]
+
+
+def __getattr__(name: str):
+    """``sim.simulate`` and ``sim.SimResult`` without importing the runner on ``import sim``."""
+    if name in ("simulate", "SimResult"):
+        from sim.core import runner
+
+        return getattr(runner, name)
+    raise AttributeError(f"module 'sim' has no attribute {name!r}")

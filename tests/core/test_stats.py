@@ -16,6 +16,15 @@ def test_wilson_interval_known_value():
     assert est.hi == pytest.approx(0.51098, abs=1e-4)
 
 
+@pytest.mark.parametrize("k,n", [(0, 10), (1, 7), (480, 1000), (99_999, 100_000), (3, 3)])
+def test_wilson_interval_agrees_with_statsmodels(k, n):
+    from statsmodels.stats.proportion import proportion_confint
+
+    lo, hi = proportion_confint(k, n, alpha=0.05, method="wilson")
+    est = stats.rate(k, n)
+    assert (est.lo, est.hi) == (pytest.approx(lo, abs=1e-12), pytest.approx(hi, abs=1e-12))
+
+
 def test_wilson_interval_at_zero_stays_in_unit_interval():
     est = stats.rate(0, 50)
     assert est.lo == pytest.approx(0.0, abs=1e-12) and 0 < est.hi < 0.1
