@@ -14,7 +14,7 @@ from pydantic import BaseModel
 from sim.core.errors import UserError
 from sim.core.game import GameSpec, Metric
 from sim.core.registry import get_game
-from sim.core.runner import RunSummary, _iter_parallel, _run_chunk, chunk_plan, resolve_scenario
+from sim.core.runner import RunSummary, _iter_parallel, chunk_plan, resolve_scenario
 from sim.core.scenario import Scenario
 
 DEFAULT_CHUNK = 1 << 15

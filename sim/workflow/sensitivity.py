@@ -1,0 +1,153 @@
+"""Sensitivity of a headline win rate to each numeric rule parameter: a tornado chart.
+
+Every int or float rule field is moved one step down and one step up from the base scenario (the
+step is the field's json_schema_extra "step", 1 by default; a move past the field's pydantic bounds
+is skipped). All the moved variants are played on the same game streams as the base in a single
+paired run (common random numbers), so each bar is a paired difference with its 95 % interval.
+The player count is not a rule step: the report shows player counts separately.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from sim.core import stats
+from sim.core.errors import UserError
+from sim.core.game import GameSpec, Metric
+from sim.core.scenario import Scenario
+from sim.workflow.common import (
+    default_metric,
+    find_metric,
+    format_value,
+    numeric_fields,
+    resolve_game,
+    scenario_of,
+)
+from sim.workflow.paired import paired_runs
+
+SKIPPED = ("players",)
+
+
+@dataclass
+class Move:
+    value: float
+    difference: stats.Difference
+
+
+@dataclass
+class Sensitivity:
+    param: str
+    is_int: bool
+    base_value: float
+    down: Move | None
+    up: Move | None
+
+    @property
+    def swing(self) -> float:
+        return max(abs(m.difference.diff) for m in (self.down, self.up) if m is not None)
+
+
+@dataclass
+class Tornado:
+    spec: GameSpec
+    scenario: Scenario
+    metric: Metric
+    n_games: int
+    seed: int
+    rows: list[Sensitivity]  # largest swing first
+    skipped: list[str]  # parameters that could not move (at both bounds, or a combination the rules reject)
+
+
+def sensitivity(game: str | GameSpec, scenario: str | Path | Scenario = "base", metric: str | None = None,
+                n_games: int = 20_000, seed: int = 0, jobs: int = 1,
+                policies: dict[str, str] | None = None) -> Tornado:
+    spec = resolve_game(game)
+    scen = scenario_of(spec, scenario)
+    target = find_metric(spec, scen.rules, metric) if metric else default_metric(spec, scen.rules)
+    base_values = scen.rules.model_dump()
+    moves: list[tuple[str, int, float]] = []  # (param, direction, value)
+    arms = []
+    skipped: list[str] = []
+    fields = [f for f in numeric_fields(spec.rules_model) if f.name not in SKIPPED]
+    for fld in fields:
+        moved = False
+        for direction in (-1, 1):
+            value = base_values[fld.name] + direction * fld.step
+            if not fld.lo - 1e-12 <= value <= fld.hi + 1e-12:
+                continue
+            try:
+                rules = scenario_of(spec, scen, [f"{fld.name}={format_value(value, fld.is_int)}"]).rules
+            except UserError:
+                continue
+            moves.append((fld.name, direction, value))
+            arms.append((rules, spec.policy_array(rules, policies)))
+            moved = True
+        if not moved:
+            skipped.append(fld.name)
+    results = paired_runs(spec, (scen.rules, spec.policy_array(scen.rules, policies)), arms, [target],
+                          n_games, seed, jobs) if arms else []
+    rows: dict[str, Sensitivity] = {}
+    is_int = {f.name: f.is_int for f in fields}
+    for (param, direction, value), sums in zip(moves, results, strict=True):
+        row = rows.setdefault(param, Sensitivity(param, is_int[param], base_values[param], None, None))
+        move = Move(value, sums.difference(target)[0])
+        if direction < 0:
+            row.down = move
+        else:
+            row.up = move
+    ordered = sorted(rows.values(), key=lambda r: r.swing, reverse=True)
+    return Tornado(spec, scen, target, n_games, seed, ordered, skipped)
+
+
+def tornado_figure(tornado: Tornado):
+    """Bars of the change in the metric for one step down and one step up, with 95 % error bars."""
+    import matplotlib.pyplot as plt
+
+    rows = tornado.rows
+    scale, unit = (100, "percentage points") if tornado.metric.kind == "rate" else (1, "units")
+    fig, ax = plt.subplots(figsize=(8.5, max(3.0, 0.45 * len(rows) + 1.8)))
+    ys = range(len(rows))[::-1]
+    labelled: set[str] = set()
+    for y, row in zip(ys, rows, strict=True):
+        for move, colour, label in ((row.down, "tab:blue", "one step down"), (row.up, "tab:orange", "one step up")):
+            if move is None:
+                continue
+            d = move.difference
+            ax.barh(y, scale * d.diff, color=colour, alpha=0.8, label=None if label in labelled else label)
+            labelled.add(label)
+            ax.errorbar(scale * d.diff, y, xerr=[[scale * (d.diff - d.lo)], [scale * (d.hi - d.diff)]],
+                        fmt="none", ecolor="black", capsize=3)
+            ax.annotate(format_value(move.value, row.is_int), (scale * d.diff, y), fontsize=7,
+                        xytext=(4 if d.diff >= 0 else -4, 6), textcoords="offset points",
+                        ha="left" if d.diff >= 0 else "right")
+    ax.set_yticks(list(ys), [f"{r.param} = {format_value(r.base_value, r.is_int)}" for r in rows])
+    ax.axvline(0, color="black", linewidth=0.8)
+    ax.set_xlabel(f"change in {tornado.metric.label} ({unit}), 95 % paired interval")
+    ax.set_title(f"{tornado.spec.title}: sensitivity of {tornado.metric.label} to one rule step\n"
+                 f"({tornado.n_games:,} paired games per move, seed {tornado.seed}; labels: moved value)")
+    handles, labels = ax.get_legend_handles_labels()
+    if handles:
+        ax.legend(handles, labels, fontsize=8, loc="lower right")
+    ax.grid(axis="x", alpha=0.3)
+    fig.tight_layout()
+    return fig
+
+
+def print_tornado(tornado: Tornado) -> None:
+    from sim.core.display import console
+
+    t = tornado
+    scale, unit = (100, " pt") if t.metric.kind == "rate" else (1, "")
+    console.print(f"[bold]{t.spec.title}[/bold] · sensitivity of {t.metric.label} · {t.n_games:,} paired games "
+                  f"per move · seed {t.seed}")
+    for row in t.rows:
+        parts = []
+        for move in (row.down, row.up):
+            if move is not None:
+                d = move.difference
+                parts.append(f"{format_value(move.value, row.is_int)}: {scale * d.diff:+.2f}{unit} "
+                             f"[{scale * d.lo:+.2f}, {scale * d.hi:+.2f}]")
+        console.print(f"  {row.param} = {format_value(row.base_value, row.is_int)}  →  " + " · ".join(parts))
+    if t.skipped:
+        console.print(f"  not moved (no valid step): {', '.join(t.skipped)}")
