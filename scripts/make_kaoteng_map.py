@@ -76,9 +76,9 @@ def choose_roads(points: dict[str, tuple[int, int]]) -> list[tuple[str, str]]:
     evac = set(EVAC)
     pairs = [p for p in neighbour_pairs(points) if not (evac & set(p))]
     pinned = set()
-    for start, dirs, passed in EXAMPLE_PATHS:
+    for start, _directions, passed in EXAMPLE_PATHS:
         stops = [start, *passed]
-        pinned |= {normalise(pair) for pair in zip(stops, stops[1:])}
+        pinned |= {normalise(pair) for pair in zip(stops, stops[1:], strict=False)}
     parent = {label: label for label in points}
 
     def root(x: str) -> str:
