@@ -1,0 +1,255 @@
+"""``sim ladder``: every pairing of a game's bots, a win-rate matrix and a rating per bot.
+
+Where the roles are seats (every role offers the same bots), each ordered pair (A, F) is played
+with one A among F's, the A seat rotated through every seat in play, so seat advantage cancels.
+Where the roles differ (e.g. frogman against artillery), every combination of one bot per role is
+played. Ratings come from a Luce (Bradley-Terry for k players) model of who wins:
+P(participant p wins) = exp(θ_bot + h_seat) / Σ exp(θ + h) over the table, fitted by maximum
+likelihood (seat terms absorb seat advantage), and shown on the Elo scale (400 / ln 10 per unit).
+
+Skill versus luck follows Duersch, Lambrecht & Oechssler (2020): the spread of the bots' Elo
+ratings measures how much skill matters; it is compared with the spread that pure chance produces
+at the same game counts (a parametric bootstrap in which every bot is the same).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+from scipy.optimize import minimize
+from scipy.special import logsumexp
+
+from sim.core.game import GameSpec
+from sim.core.runner import simulate
+from sim.core.scenario import Scenario
+from sim.workflow.common import active_roles, is_seated, resolve_game, scenario_of
+
+ELO = 400 / math.log(10)
+BOOTSTRAP = 200
+
+
+@dataclass
+class Matchup:
+    """One run: the bot in each role in play, games played, wins per role (a shared win counts for each)."""
+
+    bots: dict[str, str]
+    n: int
+    wins: dict[str, int]
+
+
+@dataclass
+class Ladder:
+    spec: GameSpec
+    scenario: Scenario
+    n_games: int  # per matchup
+    seed: int
+    seated: bool
+    matchups: list[Matchup]
+    labels: list[str]  # rated entities: bot names (seated) or "role:bot"
+    elo: np.ndarray
+    elo_lo: np.ndarray
+    elo_hi: np.ndarray
+    chance_spread: float  # 95th percentile of (max - min) Elo when all bots are alike
+
+    @property
+    def spread(self) -> float:
+        return float(self.elo.max() - self.elo.min())
+
+    def matrix(self) -> pl.DataFrame:
+        """Seated: win rate of one row bot among column bots. Otherwise: win rate of each role's bot per combination."""
+        rows = []
+        if self.seated:
+            for a, f in itertools.permutations(self.spec.bots[self.spec.roles[0]], 2):
+                games = [m for m in self.matchups if (a, f) in _lone(m)]
+                wins = sum(m.wins[r] for m in games for r, b in m.bots.items() if b == a)
+                n = sum(m.n for m in games)
+                rows.append({"bot": a, "against": f, "wins": wins, "n": n, "rate": wins / n})
+        else:
+            for m in self.matchups:
+                for role, bot in m.bots.items():
+                    rows.append({"bot": f"{role}:{bot}", "against": _others(m, role), "wins": m.wins[role],
+                                 "n": m.n, "rate": m.wins[role] / m.n})
+        return pl.DataFrame(rows)
+
+
+def _lone(m: Matchup) -> list[tuple[str, str]]:
+    """(X, Y) for each bot X seated once against only Y's (both ways round when heads-up)."""
+    names = list(m.bots.values())
+    distinct = set(names)
+    if len(distinct) != 2:
+        return []
+    return [(x, y) for x, y in itertools.permutations(distinct, 2) if names.count(x) == 1]
+
+
+def _others(m: Matchup, role: str) -> str:
+    return ", ".join(f"{r}:{b}" for r, b in m.bots.items() if r != role)
+
+
+def plan(spec: GameSpec, roles: list[str]) -> list[dict[str, str]]:
+    """The bot of every role in play, for each matchup of the ladder."""
+    if is_seated(spec):
+        bots = spec.bots[roles[0]]
+        if len(roles) == 2:  # heads-up: A against F in both seats
+            return [{roles[0]: a, roles[1]: f} for a, f in itertools.permutations(bots, 2)]
+        return [{r: (a if r == focal else f) for r in roles}
+                for a, f in itertools.permutations(bots, 2) for focal in roles]
+    return [dict(zip(roles, combo, strict=True)) for combo in itertools.product(*(spec.bots[r] for r in roles))]
+
+
+def _design(matchups: list[Matchup], seated: bool) -> tuple[list[str], list[str], list]:
+    labels, seats, tables = [], [], []
+    for m in matchups:
+        table = []
+        for role, bot in m.bots.items():
+            label = bot if seated else f"{role}:{bot}"
+            if label not in labels:
+                labels.append(label)
+            if seated and role not in seats:
+                seats.append(role)
+            table.append((labels.index(label), seats.index(role) if seated else -1))
+        tables.append(table)
+    return labels, seats, tables
+
+
+def fit_luce(tables: list, counts: list[np.ndarray], n_labels: int, n_seats: int) -> np.ndarray:
+    """Maximum-likelihood strengths θ (centred) of the Luce winner model with seat terms."""
+    def nll(params: np.ndarray) -> tuple[float, np.ndarray]:
+        theta, h = params[:n_labels], params[n_labels:]
+        value, grad = 0.0, np.zeros_like(params)
+        for table, wins in zip(tables, counts, strict=True):
+            idx = np.array([t for t, _ in table])
+            seat = np.array([s for _, s in table])
+            eta = theta[idx] + (h[seat] if n_seats else 0.0)
+            lse = logsumexp(eta)
+            prob = np.exp(eta - lse)
+            total = wins.sum()
+            value -= float(wins @ eta - total * lse)
+            g = wins - total * prob
+            np.add.at(grad, idx, -g)
+            if n_seats:
+                np.add.at(grad, n_labels + seat, -g)
+        ridge = 1e-6
+        return value + ridge * float(params @ params), grad + 2 * ridge * params
+
+    res = minimize(nll, np.zeros(n_labels + n_seats), jac=True, method="L-BFGS-B")
+    theta = res.x[:n_labels]
+    return theta - theta.mean()
+
+
+def ladder(game: str | GameSpec, scenario: str | Path | Scenario = "base", n_games: int = 10_000,
+           seed: int = 0, jobs: int = 1, bootstrap: int = BOOTSTRAP) -> Ladder:
+    spec = resolve_game(game)
+    scen = scenario_of(spec, scenario)
+    roles = active_roles(spec, scen.rules)
+    seated = is_seated(spec)
+    matchups = []
+    for bots in plan(spec, roles):
+        result = simulate(spec, scen, n_games, seed, jobs, bots, progress=False)
+        wins = {r: int(result.summary.sums.get(f"win_{r}", 0)) for r in roles}
+        matchups.append(Matchup(bots, result.n_games, wins))
+    labels, seats, tables = _design(matchups, seated)
+    counts = [np.array([m.wins[r] for r in m.bots], dtype=float) for m in matchups]
+    theta = fit_luce(tables, counts, len(labels), len(seats))
+
+    rng = np.random.default_rng(seed)
+    observed = [c / m.n for c, m in zip(counts, matchups, strict=True)]
+    boots = np.array([fit_luce(tables, [rng.binomial(m.n, p).astype(float) for m, p in
+                                        zip(matchups, observed, strict=True)], len(labels), len(seats))
+                      for _ in range(bootstrap)])
+    null_p = _null_rates(matchups, observed, seated)
+    spreads = []
+    for _ in range(bootstrap):
+        null = fit_luce(tables, [rng.binomial(m.n, p).astype(float) for m, p in zip(matchups, null_p, strict=True)],
+                        len(labels), len(seats))
+        spreads.append(ELO * (null.max() - null.min()))
+    lo, hi = np.percentile(boots, [2.5, 97.5], axis=0) if bootstrap else (theta, theta)
+    return Ladder(spec, scen, n_games, seed, seated, matchups, labels, ELO * theta, ELO * lo, ELO * hi,
+                  float(np.percentile(spreads, 95)) if spreads else math.nan)
+
+
+def _null_rates(matchups: list[Matchup], observed: list[np.ndarray], seated: bool) -> list[np.ndarray]:
+    """Win rates if every bot were alike: each seat (or role) keeps its average rate over the ladder."""
+    pooled: dict[str, list[float]] = {}
+    for m, p in zip(matchups, observed, strict=True):
+        for role, rate in zip(m.bots, p, strict=True):
+            pooled.setdefault(role, []).append(rate)
+    mean = {role: float(np.mean(v)) for role, v in pooled.items()}
+    return [np.array([mean[r] for r in m.bots]) for m in matchups]
+
+
+def expected_score(elo_gap: float) -> float:
+    """Elo's expected head-to-head score of a player rated ``elo_gap`` above another."""
+    return 1 / (1 + 10 ** (-elo_gap / 400))
+
+
+def ladder_figures(lad: Ladder):
+    """Skill versus luck (Elo with 95 % bootstrap intervals against the pure-chance spread) and the matrix."""
+    import matplotlib.pyplot as plt
+
+    order = np.argsort(lad.elo)
+    fig, ax = plt.subplots(figsize=(8.5, max(3.0, 0.5 * len(order) + 2)))
+    y = np.arange(len(order))
+    ax.barh(y, lad.elo[order], color="tab:green", alpha=0.8, label="Elo rating (mean 0)")
+    ax.errorbar(lad.elo[order], y, xerr=[lad.elo[order] - lad.elo_lo[order], lad.elo_hi[order] - lad.elo[order]],
+                fmt="none", ecolor="black", capsize=3, label="95 % bootstrap interval")
+    half = lad.chance_spread / 2
+    ax.axvspan(-half, half, color="grey", alpha=0.25,
+               label=f"spread from chance alone (95 %: {lad.chance_spread:.0f} Elo)")
+    ax.set_yticks(y, [lad.labels[i] for i in order])
+    ax.axvline(0, color="black", linewidth=0.8)
+    ax.set_xlabel("rating (Elo points; 400 = 10:1 odds head to head)")
+    gap = lad.spread
+    ax.set_title(f"{lad.spec.title}: skill versus luck\nstrongest − weakest = {gap:.0f} Elo "
+                 f"(head-to-head expectation {100 * expected_score(gap):.1f}%); chance alone ≤ "
+                 f"{lad.chance_spread:.0f} Elo", fontsize=10)
+    ax.legend(fontsize=7, loc="lower right")
+    ax.grid(axis="x", alpha=0.3)
+    fig.tight_layout()
+    figs = [fig]
+
+    matrix = lad.matrix()
+    if lad.seated:
+        bots = list(lad.spec.bots[lad.spec.roles[0]])
+        grid = np.full((len(bots), len(bots)), np.nan)
+        for r in matrix.iter_rows(named=True):
+            grid[bots.index(r["bot"]), bots.index(r["against"])] = 100 * r["rate"]
+        fig2, ax2 = plt.subplots(figsize=(7, 5.5))
+        image = ax2.imshow(grid, cmap="RdYlGn", vmin=0, vmax=100)
+        for i in range(len(bots)):
+            for j in range(len(bots)):
+                if not math.isnan(grid[i, j]):
+                    ax2.text(j, i, f"{grid[i, j]:.1f}%", ha="center", va="center", fontsize=8)
+        ax2.set_xticks(range(len(bots)), bots, rotation=30)
+        ax2.set_yticks(range(len(bots)), bots)
+        ax2.set_xlabel("bot in every other seat")
+        ax2.set_ylabel("bot in one seat (rotated through all seats)")
+        k = len(active_roles(lad.spec, lad.scenario.rules))
+        ax2.set_title(f"Win rate of one row bot against {k - 1} column bot(s) "
+                      f"(fair share {100 / k:.0f}%; {lad.n_games:,} games per seat rotation)", fontsize=9)
+        fig2.colorbar(image, ax=ax2, label="win rate of the row bot (%)")
+        fig2.tight_layout()
+        figs.append(fig2)
+    return figs
+
+
+def print_ladder(lad: Ladder) -> None:
+    from sim.core import stats
+    from sim.core.display import console, print_frame
+
+    console.print(f"[bold]{lad.spec.title}[/bold] · skill ladder · {len(lad.matchups)} matchups × "
+                  f"{lad.n_games:,} games · seed {lad.seed}")
+    frame = lad.matrix()
+    est = [stats.rate(w, n) for w, n in zip(frame["wins"], frame["n"], strict=True)]
+    print_frame(frame.select("bot", "against", "n").with_columns(
+        value=pl.Series([e.value for e in est]), lo=pl.Series([e.lo for e in est]),
+        hi=pl.Series([e.hi for e in est])), "win-rate matrix")
+    for i in np.argsort(-lad.elo):
+        console.print(f"  {lad.labels[i]:>24}  Elo {lad.elo[i]:+7.1f}  [{lad.elo_lo[i]:+7.1f}, {lad.elo_hi[i]:+7.1f}]")
+    console.print(f"strongest − weakest: {lad.spread:.0f} Elo (head-to-head expectation "
+                  f"{100 * expected_score(lad.spread):.1f}%); pure chance at these game counts spreads ≤ "
+                  f"{lad.chance_spread:.0f} Elo (95 %)")
