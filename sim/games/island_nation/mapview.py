@@ -15,6 +15,7 @@ from typing import Annotated
 
 import matplotlib
 import numpy as np
+import typer
 from matplotlib.cm import ScalarMappable
 from matplotlib.collections import LineCollection, PolyCollection
 from matplotlib.colors import Normalize
@@ -22,7 +23,15 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Circle, Patch
 
-from sim.games.island_nation.board import DIRECTION_NAMES, DIRECTION_STEPS, Board
+from sim.core.errors import UserError
+from sim.games.island_nation.board import (
+    DIRECTION_NAMES,
+    DIRECTION_STEPS,
+    Board,
+    default_board,
+    load_board,
+    map_path,
+)
 
 SQRT3 = math.sqrt(3.0)
 SEA = "#d6e9f5"
@@ -150,11 +159,6 @@ def draw_board(board: Board, ax=None, values: Sequence[float] | np.ndarray | Non
 
 def register_cli(app) -> None:
     """Add ``sim map island-nation [--map FILE] --out map.png`` to the command line."""
-    import typer
-
-    from sim.core.errors import UserError
-    from sim.games.island_nation.board import default_board, load_board, map_path
-
     @app.command("map")
     def map_command(
         game: Annotated[str, typer.Argument(help="island-nation (the only game with a map)")],
