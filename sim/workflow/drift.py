@@ -1,0 +1,267 @@
+"""The drift gate: has a code change moved any headline win rate beyond noise?
+
+``reports/baselines/<game>.json`` holds each headline rate of the base scenario measured on
+``n_baseline`` games with ``seed``. ``sim drift check`` plays ``n_check`` games with a different
+fixed seed (so check and baseline are independent samples) and tests every headline rate of every
+game checked with a two-sample score test, Holm-corrected over all of them at a family-wise
+false-alarm rate of 1 %. Any rejection fails the check (exit 1) with a table of what moved.
+
+Game counts (docs/workflow.md gives the arithmetic): with M headline rates in the family, each
+rate must be caught at level 0.01 / M (Holm's first step, the strictest) with 99 % power when it
+moves by 1 percentage point. ``sim.core.stats.games_needed(p, 0.01, 0.01 / M, 0.99)`` gives n0,
+the games per arm when both arms are equal. The baseline is played once, on purpose, with
+``BASELINE_FACTOR`` × n0 games; the check then needs n_c with 1/n_c + 1/n_b = 2/n0.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import math
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+import sim
+from sim.core import stats
+from sim.core.errors import UserError
+from sim.core.game import Chunk, GameSpec, Metric
+from sim.core.registry import all_games
+from sim.workflow.common import headline_metrics, play_range, resolve_game, scenario_of
+
+FAMILY_ALPHA = 0.01
+POWER = 0.99
+SHIFT = 0.01  # a 1-percentage-point move in a headline rate
+BASELINE_FACTOR = 4
+BASELINE_SEED = 1
+CHECK_SEED = 2
+SCENARIO = "base"
+
+
+def baseline_dir() -> Path:
+    return Path(__file__).resolve().parents[2] / "reports" / "baselines"
+
+
+def rate_metrics(spec: GameSpec, rules) -> list[Metric]:
+    return [m for m in headline_metrics(spec, rules) if m.kind == "rate"]
+
+
+def equal_arm_games(n_metrics: int, p: float = 0.5) -> int:
+    """n0: games per arm for 99 % power against a 1-point move at level 0.01 / M, equal arms."""
+    return stats.games_needed(p, SHIFT, FAMILY_ALPHA / max(1, n_metrics), POWER)
+
+
+def check_games(n0: int, n_baseline: int) -> int:
+    """Check games n_c so that 1/n_c + 1/n_b = 2/n0 (same power as two arms of n0)."""
+    room = 2 / n0 - 1 / n_baseline
+    if room <= 0:
+        raise UserError(f"the baseline of {n_baseline:,} games is too small for the drift check "
+                        f"(needs more than {n0 // 2:,}): run `sim drift update`")
+    return math.ceil(1 / room)
+
+
+@dataclass
+class Baseline:
+    game: str
+    scenario: str
+    seed: int
+    n: int
+    toolkit_version: str
+    created: str
+    n_metrics_designed: int  # M used to size the baseline
+    metrics: list[dict]  # metric, label, value, successes, n
+
+    def path(self, folder: Path | None = None) -> Path:
+        return (folder or baseline_dir()) / f"{self.game}.json"
+
+    def save(self, folder: Path | None = None) -> Path:
+        path = self.path(folder)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(self.__dict__, indent=2, ensure_ascii=False) + "\n")
+        return path
+
+    @classmethod
+    def load(cls, game: str, folder: Path | None = None) -> Baseline | None:
+        path = (folder or baseline_dir()) / f"{game}.json"
+        if not path.is_file():
+            return None
+        try:
+            return cls(**json.loads(path.read_text()))
+        except (json.JSONDecodeError, TypeError) as exc:
+            raise UserError(f"{path}: expected a drift baseline written by `sim drift update` ({exc})") from None
+
+
+def _family_size(specs: list[GameSpec]) -> int:
+    return sum(len(rate_metrics(s, scenario_of(s, SCENARIO).rules)) for s in specs)
+
+
+def update(games: list[str | GameSpec], jobs: int = 1, folder: Path | None = None,
+           family: int | None = None) -> list[Path]:
+    """Rewrite the baselines on purpose: BASELINE_FACTOR × n0 games of each base scenario."""
+    specs = [resolve_game(g) for g in games]
+    m = family or _family_size(list(all_games().values()) or specs)
+    n_b = BASELINE_FACTOR * equal_arm_games(m)
+    paths = []
+    for spec in specs:
+        scen = scenario_of(spec, SCENARIO)
+        summary = play_range(spec, scen.rules, spec.policy_array(scen.rules), BASELINE_SEED, 0, n_b, jobs)
+        metrics = [{"metric": mt.name, "label": mt.label, "value": summary.sums[mt.name] / n_b,
+                    "successes": int(summary.sums[mt.name]), "n": n_b} for mt in rate_metrics(spec, scen.rules)]
+        base = Baseline(spec.name, SCENARIO, BASELINE_SEED, n_b, sim.__version__,
+                        dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%MZ"), m, metrics)
+        paths.append(base.save(folder))
+    return paths
+
+
+@dataclass
+class DriftRow:
+    game: str
+    metric: str
+    label: str
+    baseline: stats.Estimate
+    now: stats.Estimate
+    p_value: float
+    moved: bool
+
+
+@dataclass
+class DriftReport:
+    rows: list[DriftRow]
+    missing: list[str]  # registered games without a baseline
+    n_check: dict[str, int]
+    elapsed_s: float
+
+    @property
+    def failed(self) -> bool:
+        return any(r.moved for r in self.rows)
+
+
+def check(games: list[str | GameSpec] | None = None, jobs: int = 1, folder: Path | None = None,
+          seed: int = CHECK_SEED, shifted: dict[str, dict[str, float]] | None = None) -> DriftReport:
+    """Replay every base scenario with the check seed and test it against its baseline.
+
+    ``shifted`` (for measuring the detection rate only) maps game → metric → a deliberate move
+    added to the check's outcomes, see :func:`shift_spec`.
+    """
+    specs = [resolve_game(g) for g in games] if games else list(all_games().values())
+    began = time.perf_counter()
+    loaded = [(s, Baseline.load(s.name, folder)) for s in specs]
+    missing = [s.name for s, b in loaded if b is None]
+    if games and missing:
+        raise UserError(f"no drift baseline for {', '.join(missing)}: run `sim drift update {' '.join(missing)}`")
+    present = [(s, b) for s, b in loaded if b is not None]
+    m = sum(len(b.metrics) for _, b in present)
+    rows: list[DriftRow] = []
+    p_values: list[float] = []
+    n_check: dict[str, int] = {}
+    for spec, base in present:
+        n_c = check_games(equal_arm_games(m), base.n)  # sized at p = 0.5, the widest case
+        n_check[spec.name] = n_c
+        played = shift_spec(spec, shifted[spec.name]) if shifted and spec.name in shifted else spec
+        scen = scenario_of(spec, base.scenario)
+        summary = play_range(played, scen.rules, spec.policy_array(scen.rules), seed, 0, n_c, jobs)
+        for rec in base.metrics:
+            k_now = int(summary.sums.get(rec["metric"], 0))
+            before, now = stats.rate(rec["successes"], rec["n"]), stats.rate(k_now, n_c)
+            if before.value == now.value and now.value in (0.0, 1.0):  # e.g. an empty seat: nothing to test
+                p = 1.0
+            else:
+                p = stats.rate_difference(rec["successes"], rec["n"], k_now, n_c).p_value
+            rows.append(DriftRow(spec.name, rec["metric"], rec["label"], before, now, p, False))
+            p_values.append(p)
+    for row, moved in zip(rows, stats.holm(p_values, FAMILY_ALPHA), strict=True):
+        row.moved = moved
+    return DriftReport(rows, missing, n_check, time.perf_counter() - began)
+
+
+def shift_spec(spec: GameSpec, moves: dict[str, float]) -> GameSpec:
+    """The same game with rate metrics moved on purpose by ``moves`` (e.g. win_0: +0.01).
+
+    A move +δ turns a loss into a win in a random share δ / (1 - p) of the lost games (−δ: the
+    reverse), drawn from a generator keyed by (seed, start) of each chunk: a stand-in for a rule
+    change that moves exactly that rate, used to measure the gate's detection rate.
+    """
+    from dataclasses import replace
+
+    def play(rules, policy, seed, start, count) -> Chunk:
+        chunk = spec.play(rules, policy, seed, start, count)
+        chunk.games["_drift_u"] = np.random.default_rng([seed, start, 7]).random(count)
+        return chunk
+
+    def per_game(rules, chunk: Chunk):
+        values = dict(spec.per_game(rules, chunk))
+        u = chunk.games["_drift_u"]
+        for name, delta in moves.items():
+            v = np.asarray(values[name], dtype=np.int64).copy()
+            p = v.mean() if v.size else 0.0
+            if delta > 0:
+                flip = (v == 0) & (u < delta / max(1 - p, 1e-9))
+                v[flip] = 1
+            else:
+                flip = (v == 1) & (u < -delta / max(p, 1e-9))
+                v[flip] = 0
+            values[name] = v
+        return values
+
+    return replace(spec, play=play, per_game=per_game)
+
+
+def print_drift(report: DriftReport) -> None:
+    from rich.table import Table
+
+    from sim.core.display import console, estimate_text
+
+    games = ", ".join(f"{g} ({n:,} games)" for g, n in report.n_check.items())
+    console.print(f"drift check · {games} · {len(report.rows)} headline rates · family-wise false-alarm "
+                  f"rate {100 * FAMILY_ALPHA:.0f}% (Holm) · {report.elapsed_s:.1f} s")
+    for name in report.missing:
+        console.print(f"[yellow]{name}: no baseline yet (run `sim drift update {name}`); not checked[/yellow]")
+    shown = [r for r in report.rows if r.moved] if report.failed else report.rows
+    table = Table(title="moved beyond noise" if report.failed else "all headline rates within noise",
+                  title_justify="left")
+    for col in ("game", "metric", "baseline", "now", "p", "moved?"):
+        table.add_column(col, justify="left" if col in ("game", "metric") else "right")
+    for r in shown:
+        table.add_row(r.game, r.label, estimate_text("rate", r.baseline.value, r.baseline.lo, r.baseline.hi),
+                      estimate_text("rate", r.now.value, r.now.lo, r.now.hi), f"{r.p_value:.2g}",
+                      "[bold red]YES[/bold red]" if r.moved else "no")
+    console.print(table)
+
+
+@dataclass
+class GateRates:
+    trials: int
+    false_alarms: int
+    detections: int
+    shift: dict[str, float]
+
+    def summary(self) -> tuple[stats.Estimate, stats.Estimate]:
+        return stats.rate(self.false_alarms, self.trials), stats.rate(self.detections, self.trials)
+
+
+def calibrate(game: str | GameSpec, trials: int, metric: str | None = None, jobs: int = 1,
+              first_seed: int = 1000, folder: Path | None = None) -> GateRates:
+    """Measure the gate: ``trials`` fresh baselines (seed s) each checked with seed s + 1 as they are
+    (false alarms) and with a deliberate 1-point move in one headline rate (detections)."""
+    import tempfile
+
+    spec = resolve_game(game)
+    rules = scenario_of(spec, SCENARIO).rules
+    target = metric or rate_metrics(spec, rules)[0].name
+    m = _family_size([spec])
+    n_b = BASELINE_FACTOR * equal_arm_games(m)
+    false_alarms = detections = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        where = Path(folder or tmp)
+        for t in range(trials):
+            seed = first_seed + 2 * t
+            summary = play_range(spec, rules, spec.policy_array(rules), seed, 0, n_b, jobs)
+            metrics = [{"metric": mt.name, "label": mt.label, "value": summary.sums[mt.name] / n_b,
+                        "successes": int(summary.sums[mt.name]), "n": n_b} for mt in rate_metrics(spec, rules)]
+            Baseline(spec.name, SCENARIO, seed, n_b, sim.__version__, "", m, metrics).save(where)
+            false_alarms += check([spec], jobs, where, seed + 1).failed
+            direction = 1.0 if summary.sums[target] / n_b < 0.5 else -1.0
+            detections += check([spec], jobs, where, seed + 1, {spec.name: {target: direction * SHIFT}}).failed
+    return GateRates(trials, false_alarms, detections, {target: SHIFT})
