@@ -1,0 +1,82 @@
+"""Ocracoke 迷霧島 (2–4 players): deduce the sum of the ship's cards and bet on it with a dial.
+
+Rules: docs/rules/ocracoke.md. Scenarios: scenarios/ocracoke/. Bots: random, naive, counter.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from sim.core.game import Chunk, GameSpec
+from sim.games.ocracoke import analysis
+from sim.games.ocracoke.engine import EVENT_COLUMNS, GAME_COLUMNS, LOG_WIDTH, play_batch
+from sim.games.ocracoke.policies import BOTS, build_tables
+from sim.games.ocracoke.rules import OcracokeRules, pack
+
+ROLES = ("0", "1", "2", "3")
+NO_LOG = np.zeros((0, LOG_WIDTH), np.int64)
+
+
+@lru_cache(maxsize=16)
+def _tables(values: tuple, dial_lo: tuple, dial_hi: tuple, pay: tuple):
+    return build_tables(np.array(values, np.int64), np.array(dial_lo, np.int64), np.array(dial_hi, np.int64),
+                        np.array(pay, np.int64))
+
+
+def posterior_tables(packed: dict[str, np.ndarray]):
+    """The bots' exact posterior tables for these card values, dials and payouts (built once)."""
+    return _tables(*(tuple(int(x) for x in packed[k]) for k in ("values", "dial_lo", "dial_hi", "pay")))
+
+
+def play_chunk(rules: OcracokeRules, policy: np.ndarray, seed: int, start: int, count: int,
+               log: np.ndarray = NO_LOG) -> tuple[Chunk, int]:
+    """Play games start..start+count-1 of the run ``seed``; also return the number of log rows."""
+    packed = pack(rules)
+    cum, best_val, best_dial, wait = posterior_tables(packed)
+    policy = np.ascontiguousarray(policy, dtype=np.int64)
+    games = np.zeros((count, len(GAME_COLUMNS)), np.int64)
+    capacity = 4 * count + 64
+    while True:
+        events = np.zeros((capacity, len(EVENT_COLUMNS)), np.int64)
+        log[:] = 0
+        n_ev, n_log = play_batch(seed, start, count, packed["params"], packed["values"], packed["dial_lo"],
+                                 packed["dial_hi"], packed["pay"], policy, cum, best_val, best_dial, wait,
+                                 games, events, log)
+        if n_ev <= capacity:
+            break
+        capacity = n_ev
+    columns = {"game": np.arange(start, start + count, dtype=np.int64)}
+    columns.update({name: games[:, j].copy() for j, name in enumerate(GAME_COLUMNS)})
+    columns.update({f"bot_{q}": np.full(count, policy[q], np.int64) for q in range(4)})
+    declarations = {name: events[:n_ev, j].copy() for j, name in enumerate(EVENT_COLUMNS)}
+    return Chunk(columns, {"declarations": declarations}), int(n_log)
+
+
+def play(rules: OcracokeRules, policy: np.ndarray, seed: int, start: int, count: int) -> Chunk:
+    return play_chunk(rules, policy, seed, start, count)[0]
+
+
+def _trace(rules, policy, seed, index):
+    from sim.games.ocracoke.trace import trace
+
+    return trace(rules, policy, seed, index)
+
+
+GAME = GameSpec(
+    name="ocracoke",
+    title="Ocracoke 迷霧島",
+    rules_model=OcracokeRules,
+    player_counts=(2, 3, 4),
+    roles=ROLES,
+    bots={role: BOTS for role in ROLES},
+    play=play,
+    metrics=analysis.metrics,
+    per_game=analysis.per_game,
+    tally=analysis.tally,
+    tables=analysis.tables,
+    trace=_trace,
+    description="Deduce the sum of the ship's cards; bet on its colour and range with a dial.",
+    extras={"report_figures": analysis.report_figures},
+)

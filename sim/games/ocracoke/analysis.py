@@ -1,0 +1,189 @@
+"""Ocracoke per-game rows to metrics, additive tallies, tables with intervals, and plots.
+
+Every table gives each rate or mean with its 95 % interval and n (sim.core.stats).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+from sim.core import stats
+from sim.core.game import Chunk, Metric
+from sim.games.ocracoke.policies import BOTS
+from sim.games.ocracoke.rules import OcracokeRules
+
+RULES = ("A", "B", "C", "D", "E")
+RULE_LABELS = {"A": "A colour", "B": "B range", "C": "C zero", "D": "D hand colour", "E": "E declarer"}
+GOLD_BINS = 12  # gold won by one seat at one declaration: 0..11
+FINAL_BINS = 32
+HAND_BINS = 64  # hands per game, the last bin holds 63 or more
+ROLE_NAMES = ("declarer", "others")
+
+
+def metrics(rules: OcracokeRules) -> list[Metric]:
+    seats = [Metric(f"win_{q}", f"seat {q} wins (seat 0 starts)", "rate", True) for q in range(rules.players)]
+    return seats + [
+        Metric("hands", "hands per game", "mean"),
+        Metric("declared", "voluntary declarations per game", "mean"),
+        Metric("forced", "forced declarations per game", "mean"),
+        Metric("gold_declarer", "gold won by declarers per game", "mean"),
+        Metric("gold_others", "gold won by the other seats per game", "mean"),
+        Metric("capped", "games stopped by the safety cap", "rate"),
+    ]
+
+
+def _declarer_gold(rules: OcracokeRules, chunk: Chunk) -> tuple[np.ndarray, np.ndarray]:
+    """Per declaration: gold won by the declarer, and by all other seats together."""
+    ev = chunk.events["declarations"]
+    per_seat = np.stack([sum(ev[f"{r.lower()}_{q}"] for r in RULES) for q in range(4)], axis=1)
+    rows = np.arange(per_seat.shape[0])
+    mine = per_seat[rows, ev["declarer"]] if rows.size else np.zeros(0, np.int64)
+    return mine, per_seat.sum(axis=1) - mine
+
+
+def per_game(rules: OcracokeRules, chunk: Chunk) -> dict[str, np.ndarray]:
+    g = chunk.games
+    out = {f"win_{q}": g[f"win_{q}"].astype(np.int64) for q in range(rules.players)}
+    for name in ("hands", "declared", "forced", "capped"):
+        out[name] = g[name].astype(np.int64)
+    mine, others = _declarer_gold(rules, chunk)
+    idx = chunk.events["declarations"]["game"] - g["game"][0]
+    out["gold_declarer"] = np.bincount(idx, weights=mine, minlength=len(chunk)).astype(np.int64)
+    out["gold_others"] = np.bincount(idx, weights=others, minlength=len(chunk)).astype(np.int64)
+    return out
+
+
+def tally(rules: OcracokeRules, chunk: Chunk) -> dict[str, np.ndarray]:
+    """Additive counts: payouts per rule/seat/role, gold histograms, hands, wins by bot."""
+    g, ev = chunk.games, chunk.events["declarations"]
+    n = rules.players
+    decl = ev["declarer"]
+    forced = ev["forced"]
+    rule_paid = np.zeros((2, 5), np.int64)  # role, rule: seat-declarations where the rule paid
+    rule_gold = np.zeros((2, 5), np.int64)
+    seat_rule_paid = np.zeros((4, 5), np.int64)
+    gold_hist = np.zeros((2, GOLD_BINS), np.int64)  # role, gold won at one declaration
+    seat_gold = np.zeros((4, 3), np.int64)  # declarations, sum, sum of squares
+    role_n = np.zeros(2, np.int64)
+    role_forced = np.zeros((2, GOLD_BINS), np.int64)  # gold of the declarer: voluntary / forced
+    for q in range(n):
+        role = np.where(decl == q, 0, 1)
+        won = sum(ev[f"{r.lower()}_{q}"] for r in RULES)
+        for i, r in enumerate(RULES):
+            amount = ev[f"{r.lower()}_{q}"]
+            np.add.at(rule_paid[:, i], role, (amount > 0).astype(np.int64))
+            np.add.at(rule_gold[:, i], role, amount)
+            seat_rule_paid[q, i] += int((amount > 0).sum())
+        np.add.at(gold_hist, (role, np.minimum(won, GOLD_BINS - 1)), 1)
+        role_n += np.bincount(role, minlength=2)
+        seat_gold[q] += [won.size, int(won.sum()), int((won * won).sum())]
+        mine = decl == q
+        np.add.at(role_forced, (forced[mine], np.minimum(won[mine], GOLD_BINS - 1)), 1)
+    final = np.zeros((4, FINAL_BINS), np.int64)
+    for q in range(n):
+        final[q] = np.bincount(np.minimum(g[f"gold_{q}"], FINAL_BINS - 1), minlength=FINAL_BINS)
+    bot_wins = np.zeros(len(BOTS), np.int64)
+    bot_seats = np.zeros(len(BOTS), np.int64)
+    seat_bot = np.zeros((4, len(BOTS)), np.int64)
+    for q in range(n):
+        bot = g[f"bot_{q}"]
+        bot_wins += np.bincount(bot, weights=g[f"win_{q}"], minlength=len(BOTS)).astype(np.int64)
+        bot_seats += np.bincount(bot, minlength=len(BOTS))
+        seat_bot[q] += np.bincount(bot, minlength=len(BOTS))
+    return {
+        "rule_paid": rule_paid, "rule_gold": rule_gold, "seat_rule_paid": seat_rule_paid,
+        "gold_hist": gold_hist, "seat_gold": seat_gold, "role_n": role_n, "declarer_gold_by_forced": role_forced,
+        "final_gold": final, "hands_hist": np.bincount(np.minimum(g["hands"], HAND_BINS - 1), minlength=HAND_BINS),
+        "bot_wins": bot_wins, "bot_seats": bot_seats, "seat_bot": seat_bot,
+        "seat_wins": np.array([int(g[f"win_{q}"].sum()) for q in range(4)], np.int64),
+    }
+
+
+def _with_rates(frame: dict, k, n) -> pl.DataFrame:
+    ests = stats.rates(np.asarray(k), np.asarray(n))
+    frame.update(value=[e.value for e in ests], lo=[e.lo for e in ests], hi=[e.hi for e in ests],
+                 n=[e.n for e in ests])
+    return pl.DataFrame(frame)
+
+
+def tables(rules: OcracokeRules, summary) -> dict[str, pl.DataFrame]:
+    t = summary.tallies
+    n_games = summary.n_games
+    n = rules.players
+    out: dict[str, pl.DataFrame] = {}
+    seats = list(range(n))
+    bots_at = [", ".join(BOTS[b] for b in np.flatnonzero(t["seat_bot"][q])) for q in seats]
+    out["win rate by seat"] = _with_rates({"seat": seats, "bot": bots_at}, t["seat_wins"][:n], n_games)
+    used = np.flatnonzero(t["bot_seats"])
+    out["win rate by bot (per seat-game)"] = _with_rates({"bot": [BOTS[b] for b in used]},
+                                                         t["bot_wins"][used], t["bot_seats"][used])
+    role_n = t["role_n"]
+    out["payout rules per declaration: declarer vs others"] = _with_rates(
+        {"rule": [RULE_LABELS[r] for r in RULES for _ in range(2)], "seat": list(ROLE_NAMES) * 5,
+         "mean gold": [t["rule_gold"][role, i] / max(role_n[role], 1) for i in range(5) for role in range(2)]},
+        [t["rule_paid"][role, i] for i in range(5) for role in range(2)],
+        [role_n[role] for _ in range(5) for role in range(2)])
+    decls = t["seat_gold"][:n, 0]
+    out["payout rules per declaration by seat"] = _with_rates(
+        {"seat": [q for q in seats for _ in RULES], "rule": [RULE_LABELS[r] for _ in seats for r in RULES]},
+        [t["seat_rule_paid"][q, i] for q in seats for i in range(5)], [decls[q] for q in seats for _ in RULES])
+    means = [stats.mean_from_sums(float(t["seat_gold"][q, 1]), float(t["seat_gold"][q, 2]), int(decls[q]))
+             for q in seats]
+    out["gold per declaration by seat"] = pl.DataFrame(
+        {"seat": seats, "value": [m.value for m in means], "lo": [m.lo for m in means],
+         "hi": [m.hi for m in means], "n": [m.n for m in means]})
+    hist = t["gold_hist"]
+    gold = [v for v in range(GOLD_BINS) if hist[:, v].any()]
+    out["gold won at one declaration: distribution"] = _with_rates(
+        {"seat": [ROLE_NAMES[r] for r in range(2) for _ in gold], "gold": [v for _ in range(2) for v in gold]},
+        [hist[r, v] for r in range(2) for v in gold], [role_n[r] for r in range(2) for _ in gold])
+    final = t["final_gold"][:n].sum(axis=0)
+    vals = np.flatnonzero(final)
+    out["gold at game end (all seats)"] = _with_rates({"gold": vals}, final[vals], n_games * n)
+    hands = t["hands_hist"]
+    hv = np.flatnonzero(hands)
+    out["hands per game"] = _with_rates({"hands": hv}, hands[hv], n_games)
+    return out
+
+
+def report_figures(scenario, n_games: int, seed: int, jobs: int) -> list:
+    """Payout distribution per declaration (declarer vs others) and gold per declaration by seat,
+    for each player count."""
+    import matplotlib.pyplot as plt
+
+    from sim.core.runner import simulate
+
+    figures = []
+    fig_pay, ax_pay = plt.subplots(1, 3, figsize=(13, 4), sharey=True)
+    fig_seat, ax_seat = plt.subplots(figsize=(7, 4))
+    for col, players in enumerate((2, 3, 4)):
+        result = simulate("ocracoke", scenario, n_games, seed, jobs, players=players, progress=False)
+        frames = result.tables()
+        dist = frames["gold won at one declaration: distribution"]
+        ax = ax_pay[col]
+        for offset, role in ((-0.2, "declarer"), (0.2, "others")):
+            part = dist.filter(pl.col("seat") == role)
+            x = part["gold"].to_numpy() + offset
+            v = part["value"].to_numpy()
+            ax.bar(x, v, width=0.4, label=role,
+                   yerr=[v - part["lo"].to_numpy(), part["hi"].to_numpy() - v], capsize=2)
+        ax.set_title(f"{players} players ({result.n_games:,} games)")
+        ax.set_xlabel("gold won at one declaration (coins)")
+        ax.legend()
+        seat = frames["gold per declaration by seat"]
+        v = seat["value"].to_numpy()
+        ax_seat.errorbar(seat["seat"].to_numpy() + 0.05 * (players - 3), v,
+                         yerr=[v - seat["lo"].to_numpy(), seat["hi"].to_numpy() - v], fmt="o-", capsize=3,
+                         label=f"{players} players")
+    ax_pay[0].set_ylabel("share of seat-declarations (95% CI)")
+    fig_pay.suptitle("Ocracoke: payout per declaration, declarer vs others")
+    fig_pay.tight_layout()
+    ax_seat.set_xlabel("seat (0 starts the game)")
+    ax_seat.set_ylabel("mean gold per declaration (coins, 95% CI)")
+    ax_seat.set_title("Ocracoke: gold per hand by seat")
+    ax_seat.set_xticks(range(4))
+    ax_seat.legend()
+    fig_seat.tight_layout()
+    figures += [fig_pay, fig_seat]
+    return figures

@@ -1,0 +1,373 @@
+"""Ocracoke bots: compiled functions from what a seat may see to its choice.
+
+Every bot answers four questions with the same signature, reading only its own view:
+
+``turn(bot, know, info, values, tables, rng, choice)``
+    its turn: write ``choice[0]`` = DECLARE, PEEK, SPY, SWAP or WAVE and the action's targets
+    in ``choice[1..3]`` (PEEK: two ship slots; SWAP: ship slot, second ship slot for the kraken's
+    swap or -1, hand card; WAVE: ship slot, island slot, hand card).
+``extra_look(bot, know, info, exclude, rng)``
+    a ship slot to look at (the ghost's extra look OC-GHOST, the look after a swap OC-ACT-SWAP),
+    not in the slot mask ``exclude``; -1 if none is left.
+``kraken_keep(bot, know, info, values, tables, card_a, card_b, rng)``
+    which of the two ship cards taken by the kraken's swap to keep (0 or 1) (OC-KRAKEN-2).
+``dial(bot, know, info, values, tables, rng)``
+    the dial position at a declaration (0 = zero, 1..R blue ranges, R+1..2R red ranges).
+
+The view is ``know`` (int64[16]: the card the seat knows at each location, -1 if unknown;
+locations 0..4 ship slots, 5..7 island slots, 8+2q+k hand card k of seat q) and ``info``
+(int64[INFO_LEN], indexed by the constants below). The engine gives ``counter`` and ``random`` the
+seat's perfect memory of everything it saw or that was revealed, tracked through every public
+move; it gives ``naive`` only its own hand and the ship cards it looked at itself this hand.
+
+To add a bot: write its four functions, add a branch to each dispatcher below and its name to
+``BOTS`` (weakest to strongest).
+
+Posterior (used by naive and counter): the cards the view places on the ship (known slot or, after
+a kraken swap, known to be in one of two slots) are fixed; the other ship slots hold a uniformly
+random subset of the cards whose place is unknown. ``build_tables`` enumerates, once per rule set,
+the sum distribution of every such subset (a bitmask ``U`` of unknown cards, ``m`` slots) and from
+it the best dial, its expected gold, and the expected gold after looking at 1 or 2 more ship cards.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.core.rng import randbelow
+from sim.games.ocracoke.rules import GHOST, KRAKEN, MERMAID, N_CARDS, SUM_LIMIT
+
+BOTS = ("random", "naive", "counter")
+RANDOM, NAIVE, COUNTER = 0, 1, 2
+
+DECLARE, PEEK, SPY, SWAP, WAVE = 0, 1, 2, 3, 4
+ACTION_NAMES = ("declare", "正面交鋒 peek", "刺探軍情 spy", "輪番上陣 swap", "巨浪來襲 wave")
+
+N_SHIP_MAX, ISLAND0, HAND0, N_LOC = 5, 5, 8, 16
+ALL_CARDS = (1 << N_CARDS) - 1
+SHIFT = SUM_LIMIT
+N_SUMS = 2 * SUM_LIMIT + 1
+N_M = N_SHIP_MAX + 1
+NAIVE_DECLARE_AT = 1.5  # naive declares once its best dial is worth this much gold as declarer
+
+# info[] layout
+SEAT, PLAYERS, N_SHIP, HAND_CARDS, ROUND, MAY_DECLARE, FACE_A, FACE_B = 0, 1, 2, 3, 4, 5, 6, 7
+SHIP_ANY, PAIR, ISLAND_UP, VOLUNTARY, N_DIALS = 8, 9, 10, 11, 12
+INFO_LEN = 13
+
+
+# ---------------------------------------------------------------- exact posterior tables
+
+@njit(cache=True)
+def _count(cum, u, m, lo, hi):
+    """Number of m-subsets of the cards in u whose sum lies in [lo, hi]."""
+    a = min(max(lo + SHIFT, 0), N_SUMS)
+    b = min(max(hi + SHIFT + 1, 0), N_SUMS)
+    return cum[u, m, b] - cum[u, m, a] if b > a else 0
+
+
+@njit(cache=True)
+def _dial_value(cum, u, m, off, d, dial_lo, dial_hi, pay, declarer):
+    """Expected gold from rules A, B, C, E of dial d when the ship sum is off + (m cards of u)."""
+    total = cum[u, m, N_SUMS]
+    if d == 0:
+        return pay[2] * _count(cum, u, m, -off, -off) / total
+    if dial_lo[d] > 0:
+        colour = _count(cum, u, m, 1 - off, SUM_LIMIT - off)
+    else:
+        colour = _count(cum, u, m, -SUM_LIMIT - off, -1 - off)
+    exact = _count(cum, u, m, dial_lo[d] - off, dial_hi[d] - off)
+    return (pay[0] * colour + (pay[1] + declarer * pay[4]) * exact) / total
+
+
+@njit(cache=True)
+def build_tables(values, dial_lo, dial_hi, pay):
+    """cum[u, m, k]: m-subsets of u with sum < k - SHIFT; best value/dial per (declarer, u, m, offset);
+    wait[k, u, m, offset]: expected best non-declarer gold after looking at k more ship cards."""
+    n_u = 1 << N_CARDS
+    dist = np.zeros((n_u, N_M, N_SUMS), dtype=np.int32)
+    dist[0, 0, SHIFT] = 1
+    for u in range(1, n_u):
+        rest = u & (u - 1)
+        c = 0
+        while not (u >> c) & 1:
+            c += 1
+        v = values[c]
+        for m in range(N_M):
+            for s in range(N_SUMS):
+                x = dist[rest, m, s]
+                if m > 0 and 0 <= s - v < N_SUMS:
+                    x += dist[rest, m - 1, s - v]
+                dist[u, m, s] = x
+    cum = np.zeros((n_u, N_M, N_SUMS + 1), dtype=np.int32)
+    for s in range(N_SUMS):
+        cum[:, :, s + 1] = cum[:, :, s] + dist[:, :, s]
+    n_dials = dial_lo.shape[0]
+    best_val = np.zeros((2, n_u, N_M, N_SUMS), dtype=np.float32)
+    best_dial = np.zeros((2, n_u, N_M, N_SUMS), dtype=np.int8)
+    for declarer in range(2):
+        for u in range(n_u):
+            for m in range(N_M):
+                if cum[u, m, N_SUMS] == 0:
+                    continue
+                for oi in range(N_SUMS):
+                    best, arg = -1.0, 0
+                    for d in range(n_dials):
+                        ev = _dial_value(cum, u, m, oi - SHIFT, d, dial_lo, dial_hi, pay, declarer)
+                        if ev > best + 1e-12:
+                            best, arg = ev, d
+                    best_val[declarer, u, m, oi] = best
+                    best_dial[declarer, u, m, oi] = arg
+    wait = np.zeros((3, n_u, N_M, N_SUMS), dtype=np.float32)
+    wait[0] = best_val[0]
+    for k in range(1, 3):
+        for u in range(n_u):
+            for m in range(N_M):
+                if cum[u, m, N_SUMS] == 0:
+                    continue
+                for oi in range(N_SUMS):
+                    if m == 0:
+                        wait[k, u, m, oi] = wait[k - 1, u, m, oi]
+                        continue
+                    acc, n = 0.0, 0
+                    for c in range(N_CARDS):
+                        if (u >> c) & 1:
+                            oj = min(max(oi + values[c], 0), N_SUMS - 1)
+                            acc += wait[k - 1, u ^ (1 << c), m - 1, oj]
+                            n += 1
+                    wait[k, u, m, oi] = acc / n
+    return cum, best_val, best_dial, wait
+
+
+@njit(cache=True)
+def posterior(know, info, values):
+    """(u, m, offset): unknown cards, unknown ship slots, sum of the cards known to be on the ship."""
+    on_ship = info[SHIP_ANY]
+    elsewhere = 0
+    for loc in range(N_LOC):
+        c = know[loc]
+        if c >= 0:
+            if loc < N_SHIP_MAX:
+                on_ship |= 1 << c
+            else:
+                elsewhere |= 1 << c
+    on_ship &= ~elsewhere
+    u = ALL_CARDS & ~on_ship & ~elsewhere
+    m = info[N_SHIP]
+    off = 0
+    for c in range(N_CARDS):
+        if (on_ship >> c) & 1:
+            m -= 1
+            off += values[c]
+    return u, m, off + SHIFT
+
+
+# ---------------------------------------------------------------- small helpers
+
+@njit(cache=True)
+def hand_loc(seat, k):
+    return HAND0 + 2 * seat + k
+
+
+@njit(cache=True)
+def _unknown_ship_slots(know, info):
+    n = 0
+    for s in range(info[N_SHIP]):
+        if know[s] < 0 and not (info[PAIR] >> s) & 1:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _first_unknown_slot(know, info, exclude):
+    for s in range(info[N_SHIP]):
+        if not (exclude >> s) & 1 and know[s] < 0 and not (info[PAIR] >> s) & 1:
+            return s
+    for s in range(info[N_SHIP]):
+        if not (exclude >> s) & 1:
+            return s
+    return -1
+
+
+@njit(cache=True)
+def _likely_sign(know, info, values, cum):
+    """+1 if the view finds a positive sum likelier than a negative one, else -1."""
+    u, m, oi = posterior(know, info, values)
+    off = oi - SHIFT
+    pos = _count(cum, u, m, 1 - off, SUM_LIMIT - off)
+    neg = _count(cum, u, m, -SUM_LIMIT - off, -1 - off)
+    return 1 if pos >= neg else -1
+
+
+@njit(cache=True)
+def _card_fit(card, sign, values):
+    """How well a hand card suits rule D: +1 its colour is the likely sign, 0 purple, -1 the other."""
+    if card >= GHOST:
+        return 0
+    return 1 if (values[card] > 0) == (sign > 0) else -1
+
+
+@njit(cache=True)
+def _hand_to_give(know, info, values, cum):
+    """The hand card to part with: the kraken, then a purple card, then the colour least likely to pay."""
+    seat = info[SEAT]
+    sign = _likely_sign(know, info, values, cum)
+    best_k, best_fit = 0, 9
+    for k in range(info[HAND_CARDS]):
+        c = know[hand_loc(seat, k)]
+        fit = -2 if c == KRAKEN else _card_fit(c, sign, values)
+        if fit < best_fit:
+            best_k, best_fit = k, fit
+    return best_k
+
+
+@njit(cache=True)
+def _holds(know, info, card):
+    for k in range(info[HAND_CARDS]):
+        if know[hand_loc(info[SEAT], k)] == card:
+            return k
+    return -1
+
+
+# ---------------------------------------------------------------- random: uniform legal choices
+
+@njit(cache=True)
+def _random_turn(know, info, rng, choice):
+    options = 3 if info[MAY_DECLARE] else 2
+    pick = randbelow(rng, options)
+    n_ship = info[N_SHIP]
+    a = randbelow(rng, n_ship)
+    b = (a + 1 + randbelow(rng, n_ship - 1)) % n_ship
+    k = randbelow(rng, info[HAND_CARDS])
+    if pick == 2:
+        choice[0] = DECLARE
+    elif pick == 0:
+        choice[0] = PEEK if info[FACE_A] == 0 else SWAP
+        choice[1], choice[2], choice[3] = a, b, k
+        if choice[0] == SWAP and (know[hand_loc(info[SEAT], k)] != KRAKEN or randbelow(rng, 2) == 0):
+            choice[2] = -1
+    else:
+        choice[0] = SPY if info[FACE_B] == 0 else WAVE
+        choice[1], choice[2], choice[3] = a, randbelow(rng, 3), k
+
+
+# ---------------------------------------------------------------- naive: own hand and own looks
+
+@njit(cache=True)
+def _naive_turn(know, info, values, best_val, rng, choice):
+    u, m, oi = posterior(know, info, values)
+    if info[MAY_DECLARE] and best_val[1, u, m, oi] >= NAIVE_DECLARE_AT:
+        choice[0] = DECLARE
+        return
+    seat = info[SEAT]
+    a = _first_unknown_slot(know, info, 0)
+    if info[FACE_A] == 0:
+        choice[0], choice[1], choice[2] = PEEK, a, _first_unknown_slot(know, info, 1 << a)
+        return
+    k = _holds(know, info, KRAKEN)
+    choice[0], choice[1], choice[3] = SWAP, a, max(k, 0)
+    choice[2] = _first_unknown_slot(know, info, 1 << a) if know[hand_loc(seat, max(k, 0))] == KRAKEN else -1
+
+
+# ---------------------------------------------------------------- counter: exact posterior, information
+
+@njit(cache=True)
+def _counter_turn(know, info, values, cum, best_val, wait, choice):
+    seat = info[SEAT]
+    unknown = _unknown_ship_slots(know, info)
+    hidden_hands = 0
+    for q in range(info[PLAYERS]):
+        if q != seat:
+            for k in range(info[HAND_CARDS]):
+                if know[hand_loc(q, k)] < 0:
+                    hidden_hands += 1
+    hidden_island = -1
+    for i in range(3):
+        if not (info[ISLAND_UP] >> i) & 1 and know[ISLAND0 + i] < 0 and hidden_island < 0:
+            hidden_island = i
+    kraken_k = _holds(know, info, KRAKEN)
+    purple = _holds(know, info, GHOST) >= 0 or _holds(know, info, MERMAID) >= 0
+    riddance = 3 * (kraken_k >= 0) + 1 * purple
+    # the two face-up actions, scored by the ship cards they reveal (2 each) and other cards (1 each)
+    if info[FACE_A] == 0:
+        act_a, looks_a, score_a = PEEK, min(2, unknown), 2 * min(2, unknown)
+    else:
+        act_a, looks_a, score_a = SWAP, min(2, unknown), 2 * min(2, unknown) + riddance
+    if info[FACE_B] == 0:
+        act_b, looks_b, score_b = SPY, 0, hidden_hands
+    else:
+        act_b, looks_b = WAVE, min(1, unknown)
+        score_b = 2 * looks_b + (hidden_island >= 0) + riddance
+    act, looks = (act_a, looks_a) if score_a >= score_b else (act_b, looks_b)
+    if info[MAY_DECLARE]:
+        u, m, oi = posterior(know, info, values)
+        if best_val[1, u, m, oi] >= wait[looks, u, m, oi]:
+            choice[0] = DECLARE
+            return
+    choice[0] = act
+    a = _first_unknown_slot(know, info, 0)
+    k = _hand_to_give(know, info, values, cum)
+    if act == PEEK:
+        choice[1], choice[2] = a, _first_unknown_slot(know, info, 1 << a)
+    elif act == SWAP:
+        choice[1], choice[3] = a, k
+        choice[2] = _first_unknown_slot(know, info, 1 << a) if know[hand_loc(seat, k)] == KRAKEN else -1
+    elif act == WAVE:
+        choice[1], choice[2], choice[3] = a, max(hidden_island, 0), k
+        if hidden_island < 0:
+            for i in range(3):
+                if not (info[ISLAND_UP] >> i) & 1:
+                    choice[2] = i
+                    break
+
+
+# ---------------------------------------------------------------- dispatchers
+
+@njit(cache=True)
+def turn(bot, know, info, values, cum, best_val, wait, rng, choice):
+    """The seat's move on its turn (see the module docstring)."""
+    choice[1], choice[2], choice[3] = -1, -1, 0
+    if bot == COUNTER:
+        _counter_turn(know, info, values, cum, best_val, wait, choice)
+    elif bot == NAIVE:
+        _naive_turn(know, info, values, best_val, rng, choice)
+    else:
+        _random_turn(know, info, rng, choice)
+
+
+@njit(cache=True)
+def extra_look(bot, know, info, exclude, rng):
+    """A ship slot to look at, not in ``exclude``; -1 if none."""
+    if bot == RANDOM:
+        free = 0
+        for s in range(info[N_SHIP]):
+            if not (exclude >> s) & 1:
+                free += 1
+        if free == 0:
+            return -1
+        pick = randbelow(rng, free)
+        for s in range(info[N_SHIP]):
+            if not (exclude >> s) & 1:
+                if pick == 0:
+                    return s
+                pick -= 1
+    return _first_unknown_slot(know, info, exclude)
+
+
+@njit(cache=True)
+def kraken_keep(bot, know, info, values, cum, card_a, card_b, rng):
+    """0 to keep card_a, 1 to keep card_b (OC-KRAKEN-2)."""
+    if bot == RANDOM:
+        return randbelow(rng, 2)
+    sign = _likely_sign(know, info, values, cum)
+    return 1 if _card_fit(card_b, sign, values) > _card_fit(card_a, sign, values) else 0
+
+
+@njit(cache=True)
+def dial(bot, know, info, values, best_dial, rng):
+    """The dial position this seat sets at a declaration (OC-DECL-1)."""
+    if bot == RANDOM:
+        return randbelow(rng, info[N_DIALS])
+    u, m, oi = posterior(know, info, values)
+    return np.int64(best_dial[info[VOLUNTARY], u, m, oi])

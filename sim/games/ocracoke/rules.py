@@ -1,0 +1,139 @@
+"""Every tunable rule of Ocracoke 迷霧島, with its source (rule ID in docs/rules/ocracoke.md).
+
+Values the rule text does not give (card values, dial ranges, the two-player reading of rule D)
+have no default here: they come from ``scenarios/ocracoke/base.toml`` with a note saying why.
+
+The 11 character cards (OC-COMP-1) have fixed identities, numbered for the engine::
+
+    0..3   navy  (blue, positive values)        navy_values[0..3]
+    4..7   pirates (red, negative values)       pirate_values[0..3]
+    8      ghost   情婦亡魂 (purple, 0)
+    9      mermaid 人魚     (purple, 0)
+    10     kraken  海怪     (purple, 0)
+
+A dial (OC-DECL-1) has the zero position and, for each colour, the ranges given by
+``dial_ranges`` (lower ends of the ranges: ``[1, 3, 5]`` means 1–2, 3–4 and 5 or more).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+N_CARDS = 11
+N_NAVY = 4
+GHOST, MERMAID, KRAKEN = 8, 9, 10
+N_ISLAND = 3  # OC-SETUP-1
+MAX_ROUNDS = 4  # OC-ROUND-1
+MAX_CARD = 6  # largest card value allowed, so a ship sum stays within ±24
+SUM_LIMIT = 4 * MAX_CARD  # at most four cards of one colour on the ship
+
+NavyValue = Annotated[int, Field(ge=1, le=MAX_CARD)]
+PirateValue = Annotated[int, Field(ge=-MAX_CARD, le=-1)]
+
+
+class OcracokeRules(BaseModel):
+    """The rules of one Ocracoke run."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    players: int = Field(4, ge=2, le=4, description="number of players",
+                         json_schema_extra={"rule": "OC-PLAYERS"})
+    navy_values: list[NavyValue] = Field(
+        min_length=4, max_length=4, description="values of the 4 navy cards (positive)",
+        json_schema_extra={"assumed": True})
+    pirate_values: list[PirateValue] = Field(
+        min_length=4, max_length=4, description="values of the 4 pirate cards (negative)",
+        json_schema_extra={"assumed": True})
+    dial_ranges: list[int] = Field(
+        min_length=1, max_length=4,
+        description="lower ends of the dial's ranges on each colour, starting at 1, increasing",
+        json_schema_extra={"assumed": True})
+    hand_match_per_card: bool = Field(
+        description="with 2 players (2 hand cards each) rule D pays for each matching hand card",
+        json_schema_extra={"assumed": True})
+    win_gold: int = Field(5, ge=1, le=20, description="gold that ends the game",
+                          json_schema_extra={"rule": "OC-END-1"})
+    pay_colour: int = Field(1, ge=0, le=5, description="gold for the right colour (rule A)",
+                            json_schema_extra={"rule": "OC-PAY-A"})
+    pay_range: int = Field(1, ge=0, le=5, description="gold for the right range as well (rule B)",
+                           json_schema_extra={"rule": "OC-PAY-B"})
+    pay_zero: int = Field(3, ge=0, le=9, description="gold for dial 0 on a zero sum (rule C)",
+                          json_schema_extra={"rule": "OC-PAY-C"})
+    pay_hand: int = Field(1, ge=0, le=5, description="gold for a hand card of the sum's colour (rule D)",
+                          json_schema_extra={"rule": "OC-PAY-D"})
+    pay_declarer: int = Field(1, ge=0, le=5, description="extra gold for a right voluntary declarer (rule E)",
+                              json_schema_extra={"rule": "OC-PAY-E"})
+
+    @field_validator("dial_ranges")
+    @classmethod
+    def _ranges_increase_from_one(cls, value: list[int]) -> list[int]:
+        if value[0] != 1:
+            raise ValueError("the first range must start at 1")
+        if any(b <= a for a, b in zip(value, value[1:], strict=False)):
+            raise ValueError("range starts must increase")
+        if value[-1] > SUM_LIMIT:
+            raise ValueError(f"range starts must be at most {SUM_LIMIT}")
+        return value
+
+    @property
+    def ship_cards(self) -> int:
+        """OC-SETUP-2: 4 ship cards, 5 with 3 players."""
+        return 5 if self.players == 3 else 4
+
+    @property
+    def hand_cards(self) -> int:
+        """OC-SETUP-3: 1 card each, 2 each with 2 players."""
+        return 2 if self.players == 2 else 1
+
+    @property
+    def n_dials(self) -> int:
+        return 1 + 2 * len(self.dial_ranges)
+
+
+def card_values(rules: OcracokeRules) -> np.ndarray:
+    """Value of each of the 11 cards (OC-COMP-1)."""
+    return np.array(list(rules.navy_values) + list(rules.pirate_values) + [0, 0, 0], dtype=np.int64)
+
+
+def card_name(card: int, values: np.ndarray) -> str:
+    if card == GHOST:
+        return "ghost"
+    if card == MERMAID:
+        return "mermaid"
+    if card == KRAKEN:
+        return "kraken"
+    side = "navy" if card < N_NAVY else "pirate"
+    return f"{side} {int(values[card]):+d}"
+
+
+def dial_bounds(rules: OcracokeRules) -> tuple[np.ndarray, np.ndarray]:
+    """Sum range covered by each dial position: 0 is zero, 1..R blue ranges, R+1..2R red ranges."""
+    starts = list(rules.dial_ranges)
+    ends = [s - 1 for s in starts[1:]] + [SUM_LIMIT]
+    lo = [0] + starts + [-e for e in ends]
+    hi = [0] + ends + [-s for s in starts]
+    return np.array(lo, dtype=np.int64), np.array(hi, dtype=np.int64)
+
+
+def dial_name(dial: int, rules: OcracokeRules) -> str:
+    if dial < 0:
+        return "-"
+    lo, hi = dial_bounds(rules)
+    if dial == 0:
+        return "0"
+    colour = "blue" if lo[dial] > 0 else "red"
+    a, b = sorted((abs(int(lo[dial])), abs(int(hi[dial]))))
+    return f"{colour} {a}+" if b >= SUM_LIMIT else f"{colour} {a}–{b}"
+
+
+def pack(rules: OcracokeRules) -> dict[str, np.ndarray]:
+    """The rules as a few arrays for the compiled engine."""
+    lo, hi = dial_bounds(rules)
+    params = np.array([rules.players, rules.ship_cards, rules.hand_cards, rules.win_gold,
+                       int(rules.hand_match_per_card), rules.n_dials], dtype=np.int64)
+    pay = np.array([rules.pay_colour, rules.pay_range, rules.pay_zero, rules.pay_hand, rules.pay_declarer],
+                   dtype=np.int64)
+    return {"params": params, "values": card_values(rules), "dial_lo": lo, "dial_hi": hi, "pay": pay}
