@@ -13,7 +13,15 @@ from typer.testing import CliRunner
 
 from sim.core.errors import ScenarioError, UserError
 from sim.games.island_nation.board import DIRECTION_NAMES, default_board
-from sim.games.island_nation.mapview import EVAC_RED, NO_DATA, draw_board, register_cli
+from sim.games.island_nation.mapview import (
+    EVAC_RED,
+    NO_DATA,
+    POSSIBLE,
+    draw_board,
+    draw_frame,
+    draw_panels,
+    register_cli,
+)
 
 TINY = """
 evac = ["A"]
@@ -103,6 +111,33 @@ def test_draws_into_a_given_axes(board):
     fig = Figure()
     ax = fig.add_subplot()
     assert draw_board(board, ax=ax) is fig and len(ax.texts) > len(board.labels)
+
+
+def test_panels_share_one_colour_scale_and_one_colour_bar(board):
+    n = len(board.labels)
+    panels = {"4 players": np.zeros(n), "5 players": np.full(n, 5.0), "6 players": np.full(n, 10.0)}
+    fig = draw_panels(board, panels, cmap="viridis", colorbar_label="captures per 10,000 games")
+    maps, bar = fig.axes[:3], fig.axes[3:]
+    assert [ax.get_title() for ax in maps] == list(panels) and len(bar) == 1
+    assert bar[0].get_ylabel() == "captures per 10,000 games"
+    cmap = matplotlib.colormaps["viridis"]
+    for ax, level in zip(maps, (0.0, 0.5, 1.0), strict=True):
+        faces = next(c for c in ax.collections if isinstance(c, PolyCollection)).get_facecolors()
+        assert np.allclose(faces, cmap(level))
+    with pytest.raises(ValueError, match="at least one panel"):
+        draw_panels(board, {})
+
+
+def test_frame_shades_the_public_set_and_marks_artillery_and_frogman(board):
+    possible = [board.index[label] for label in ("46", "39", "40")]
+    fig = draw_frame(board, possible, [board.index["37"], -1, board.index["37"]], frogman=board.index["40"])
+    ax = fig.axes[0]
+    faces = next(c for c in ax.collections if isinstance(c, PolyCollection)).get_facecolors()
+    shaded = {p for p in range(len(board.labels)) if np.allclose(faces[p], to_rgba(POSSIBLE))}
+    assert shaded == set(possible)
+    assert "A1 A3" in _texts(ax) and "A2" not in " ".join(_texts(ax))
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert "frogman may be here (3 points)" in legend and "frogman (true point)" in legend
 
 
 # ---------------------------------------------------------------------------------------------
