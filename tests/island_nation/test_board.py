@@ -16,6 +16,7 @@ from scipy.sparse.csgraph import maximum_flow, shortest_path
 
 from sim.core.errors import ScenarioError
 from sim.games.island_nation.board import (
+    DEFAULT_MAP,
     DIRECTION_STEPS,
     UNREACHABLE,
     Board,
@@ -169,6 +170,14 @@ def test_board_for_names_a_shipped_map_or_a_file_and_caches_it(tmp_path, board):
     assert first.labels == ("1", "2", "3", "A") and board_for(SimpleNamespace(map=str(file))) is first
 
 
+def test_map_file_names_resolve_from_the_working_directory_or_the_maps_folder(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert map_path("kaoteng") == map_path("kaoteng.toml") == map_path(DEFAULT_MAP)
+    assert map_path("kaoteng").is_file()
+    _write(tmp_path, TINY)
+    assert map_path("map.toml") == Path("map.toml")
+
+
 def test_unknown_map_name_lists_the_shipped_maps():
     with pytest.raises(ScenarioError) as err:
         map_path("kaotang")
@@ -241,6 +250,8 @@ def test_error_duplicate_coordinates(tmp_path):
 def test_error_bad_coordinate_and_label(tmp_path):
     assert _error(tmp_path, TINY.replace("q = 1, r = 1", 'q = "x", r = 1')).key == "points[3] (point A).q"
     assert _error(tmp_path, TINY.replace('label = "1"', 'label = "1-1"')).key == "points[0].label"
+    assert _error(tmp_path, TINY.replace('label = "1"', 'label = "1 1"')).key == "points[0].label"
+    assert _error(tmp_path, TINY.replace('label = "1",', 'label = "1", height = 3,')).key == "points[0].height"
 
 
 def test_error_road_names_an_unknown_label(tmp_path):
@@ -251,7 +262,7 @@ def test_error_road_names_an_unknown_label(tmp_path):
 def test_error_road_between_non_neighbours(tmp_path):
     err = _error(tmp_path, TINY.replace('"1-3"', '"1-A"'))
     assert err.key == "roads[1] (1-A)" and "neighbouring" in err.expected
-    assert "2 hexes apart" in err.found
+    assert err.found == "1 at (0, 0) and A at (1, 1), 2 hexes apart"
 
 
 def test_error_road_listed_twice(tmp_path):

@@ -124,7 +124,7 @@ def _read_points(file: Path, data: dict[str, Any]) -> tuple[list[str], list[tupl
         if extra:
             raise _fail(file, f"{key}.{extra[0]}", "only label, q, r and terrain", extra[0])
         label = point.get("label")
-        if not isinstance(label, str) or not label or "-" in label or label != label.strip():
+        if not isinstance(label, str) or not label or "-" in label or any(c.isspace() for c in label):
             raise _fail(file, f"{key}.label", "a label text without '-' or spaces, e.g. \"12\" or \"A\"", label)
         key = f"points[{i}] (point {label})"
         if label in label_at:
@@ -160,6 +160,10 @@ def _read_evac(file: Path, data: dict[str, Any], index: Mapping[str, int]) -> li
     return chosen
 
 
+def _hex_text(hex_: np.ndarray) -> str:
+    return f"({int(hex_[0])}, {int(hex_[1])})"
+
+
 def _read_roads(file: Path, data: dict[str, Any], index: Mapping[str, int],
                 coords: np.ndarray) -> set[tuple[int, int]]:
     """Roads as index pairs (low, high); each joins two neighbouring points (MAP-ROAD)."""
@@ -180,7 +184,7 @@ def _read_roads(file: Path, data: dict[str, Any], index: Mapping[str, int],
         if not any(dq == sq and dr == sr for sq, sr in DIRECTION_STEPS):
             distance = (abs(dq) + abs(dr) + abs(dq + dr)) // 2
             raise _fail(file, f"{key} ({road})", "a road between neighbouring points (1 hex apart)",
-                        f"{ends[0]} at {tuple(coords[a])} and {ends[1]} at {tuple(coords[b])}, "
+                        f"{ends[0]} at {_hex_text(coords[a])} and {ends[1]} at {_hex_text(coords[b])}, "
                         f"{distance} hexes apart")
         pair = (min(a, b), max(a, b))
         if pair in found:
@@ -267,11 +271,18 @@ def list_maps() -> list[str]:
 
 
 def map_path(name_or_path: str | Path) -> Path:
-    """A map name under ``maps_root()`` (e.g. ``kaoteng``) or a path to a map file."""
+    """A map name under ``maps_root()`` (e.g. ``kaoteng``) or a path to a map file.
+
+    A relative path that does not exist from the working directory is also looked for under
+    ``maps_root()``, so a scenario may say ``map = "my_island.toml"``.
+    """
     text = str(name_or_path)
     path = Path(text)
-    if path.suffix == ".toml" or path.exists():
+    if path.exists():
         return path
+    if path.suffix == ".toml":
+        shipped = maps_root() / path
+        return shipped if not path.is_absolute() and shipped.is_file() else path
     candidate = maps_root() / f"{text}.toml"
     if not candidate.is_file():
         raise _fail(maps_root(), "map", f"a map file or one of {', '.join(list_maps()) or '(none)'}", text)
