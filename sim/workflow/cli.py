@@ -1,0 +1,256 @@
+"""The workflow's commands, added to ``sim`` by ``register(app)``: compare, sweep, tune,
+sensitivity, ladder, report, drift (check / update / calibrate) and golden."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from sim.cli import GameArg, PolicyOpt, ScenarioOpt, SeedOpt, SetOpt, parse_policies
+from sim.core.errors import UserError
+
+GamesOpt = Annotated[int, typer.Option("--games", "-n", help="Games per arm (or per grid point / probe)")]
+JobsOpt = Annotated[int, typer.Option("--jobs", "-j", help="Processes; -1 = every core")]
+OutOpt = Annotated[Path, typer.Option("--out", help="Folder for tables, plots and PDFs")]
+GameList = Annotated[list[str] | None, typer.Argument(help="Games (default: every registered game)")]
+
+
+def _jobs(jobs: int) -> int:
+    import os
+
+    return (os.cpu_count() or 1) if jobs == -1 else max(1, jobs)
+
+
+def compare_command(
+    game: GameArg,
+    base: Annotated[str, typer.Option("--base", help="Base scenario name or TOML path")] = "base",
+    variant: Annotated[str | None, typer.Option("--variant", help="Variant scenario (default: the base)")] = None,
+    set_: SetOpt = None,
+    games: GamesOpt = 100_000,
+    seed: SeedOpt = 0,
+    jobs: JobsOpt = -1,
+    policy: PolicyOpt = None,
+    variant_policy: Annotated[list[str] | None, typer.Option("--variant-policy",
+                                                             help="Bots of the variant: ROLE=BOT")] = None,
+    all_metrics: Annotated[bool, typer.Option("--all-metrics", help="Compare every metric, not only headline")] = False,
+) -> None:
+    """Base against a variant (scenario, --set rules or bots) on common random numbers, Holm-corrected."""
+    from sim.workflow.compare import compare, print_comparison
+
+    if variant is None and not set_ and not variant_policy:
+        raise UserError("compare: give --variant SCENARIO, --set key=value or --variant-policy ROLE=BOT")
+    chosen = parse_policies(policy)
+    result = compare(game, base, variant, tuple(set_ or ()), games, seed, _jobs(jobs), chosen,
+                     {**chosen, **parse_policies(variant_policy)} if variant_policy else None, all_metrics)
+    print_comparison(result)
+
+
+def sweep_command(
+    game: GameArg,
+    param: Annotated[list[str], typer.Option("--param", help="Rule parameter (repeat for a 2-d grid)")],
+    values: Annotated[list[str] | None, typer.Option("--values", help="a,b,c (one per --param, first ones)")] = None,
+    range_: Annotated[list[str] | None, typer.Option("--range", help="lo:hi[:step] (one per remaining --param)")] = None,
+    scenario: ScenarioOpt = "base",
+    games: GamesOpt = 20_000,
+    seed: SeedOpt = 0,
+    jobs: JobsOpt = -1,
+    policy: PolicyOpt = None,
+    out: OutOpt = Path("reports/sweeps"),
+) -> None:
+    """Headline metrics over a grid of rule values: CSV, Parquet and a plot with 95 % bands."""
+    from sim.core.display import console
+    from sim.workflow.common import resolve_game
+    from sim.workflow.sweep import parse_grid, sweep, write_sweep
+
+    spec = resolve_game(game)
+    values, range_ = list(values or []), list(range_ or [])
+    if len(values) + len(range_) != len(param) or len(param) > 2:
+        raise UserError("sweep: give one --values or --range for each --param (one or two parameters), in order")
+    grid = {}  # --values go to the first parameters, --range to the rest
+    for p in param:
+        grid[p] = (parse_grid(spec.rules_model, p, values.pop(0), None) if values
+                   else parse_grid(spec.rules_model, p, None, range_.pop(0)))
+    frame = sweep(spec, scenario, grid, games, seed, _jobs(jobs), parse_policies(policy))
+    stem = f"{spec.name}-sweep-" + "-".join(param)
+    paths = write_sweep(frame, list(grid), out, stem, f"{spec.title}: sweep of {' × '.join(param)}")
+    from sim.core.display import print_frame
+
+    print_frame(frame.drop("kind"), f"sweep ({games:,} games per point, seed {seed}, same streams at every point)")
+    for path in paths:
+        console.print(f"wrote {path}")
+
+
+def tune_command(
+    game: GameArg,
+    param: Annotated[str, typer.Option("--param", help="Numeric rule parameter to tune")],
+    target: Annotated[str, typer.Option("--target", help='metric=value, e.g. "win_0=0.5" or "win_0=50%"')],
+    range_: Annotated[str | None, typer.Option("--range", help="lo:hi to search (default: the field's bounds)")] = None,
+    scenario: ScenarioOpt = "base",
+    seed: SeedOpt = 0,
+    jobs: JobsOpt = -1,
+    policy: PolicyOpt = None,
+    start_games: Annotated[int, typer.Option(help="Games at a new probe")] = 4000,
+    max_games: Annotated[int, typer.Option(help="Most games at one probe")] = 256_000,
+    resolution: Annotated[float | None, typer.Option(help="Grid of the search (default: the field's step)")] = None,
+) -> None:
+    """Find the rule value that brings a metric to a target, by a noisy bisection."""
+    from sim.workflow.tune import print_tune, tune
+
+    lo = hi = None
+    if range_:
+        try:
+            lo, hi = (float(v) for v in range_.split(":"))
+        except ValueError:
+            raise UserError(f"--range {range_}: expected lo:hi") from None
+    result = tune(game, scenario, param, target, lo, hi, seed, _jobs(jobs), parse_policies(policy),
+                  start_games, max_games, resolution)
+    print_tune(result)
+
+
+def sensitivity_command(
+    game: GameArg,
+    scenario: ScenarioOpt = "base",
+    metric: Annotated[str | None, typer.Option(help="Metric (default: the first role's win rate)")] = None,
+    games: GamesOpt = 20_000,
+    seed: SeedOpt = 0,
+    jobs: JobsOpt = -1,
+    policy: PolicyOpt = None,
+    out: OutOpt = Path("reports"),
+) -> None:
+    """Move each numeric rule one step down and up; rank by effect (tornado chart)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from sim.core.display import console
+    from sim.workflow.sensitivity import print_tornado, sensitivity, tornado_figure
+
+    result = sensitivity(game, scenario, metric, games, seed, _jobs(jobs), parse_policies(policy))
+    print_tornado(result)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"{result.spec.name}-tornado.png"
+    tornado_figure(result).savefig(path, dpi=120)
+    console.print(f"wrote {path}")
+
+
+def ladder_command(
+    game: GameArg,
+    scenario: ScenarioOpt = "base",
+    games: GamesOpt = 10_000,
+    seed: SeedOpt = 0,
+    jobs: JobsOpt = -1,
+    out: OutOpt = Path("reports"),
+) -> None:
+    """Every pairing of the game's bots (seats rotated): win-rate matrix, Elo ratings, skill versus luck."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from sim.core.display import console
+    from sim.workflow.ladder import ladder, ladder_figures, print_ladder
+
+    result = ladder(game, scenario, games, seed, _jobs(jobs))
+    print_ladder(result)
+    out.mkdir(parents=True, exist_ok=True)
+    for i, fig in enumerate(ladder_figures(result)):
+        path = out / f"{result.spec.name}-ladder-{i + 1}.png"
+        fig.savefig(path, dpi=120)
+        console.print(f"wrote {path}")
+
+
+def report_command(
+    games_: GameList = None,
+    games: GamesOpt = 50_000,
+    analysis_games: Annotated[int, typer.Option(help="Paired games per sensitivity move (0: skip)")] = 20_000,
+    ladder_games: Annotated[int, typer.Option(help="Games per ladder matchup (0: skip)")] = 5_000,
+    seed: SeedOpt = 0,
+    jobs: JobsOpt = -1,
+    out: OutOpt = Path("reports"),
+) -> None:
+    """One balance PDF per game and a one-page overview."""
+    from sim.core.display import console
+    from sim.workflow.report import report
+
+    reports, overview, total = report(games_, out, games, analysis_games, ladder_games, seed, _jobs(jobs))
+    for rep in reports:
+        widest = rep.widest_rate_half_width()
+        flag = "" if widest < 0.005 else "  [yellow](wider than ±0.5 points: raise --games)[/yellow]"
+        console.print(f"{rep.spec.name}: {rep.path} · {len(rep.pages)} pages · {rep.elapsed_s:.0f} s · widest "
+                      f"headline interval ±{100 * widest:.2f} points{flag}")
+    console.print(f"overview: {overview} · total {total / 60:.1f} min")
+
+
+def golden_command(
+    games_: GameList = None,
+    check: Annotated[bool, typer.Option("--check", help="Only report traces that changed")] = False,
+) -> None:
+    """Re-record the golden traces under tests/golden (or --check them)."""
+    from sim.core.display import console
+    from sim.workflow.golden import refresh, stale
+
+    if check:
+        changed = stale(games_)
+        for path in changed:
+            console.print(f"changed: {path}")
+        console.print("golden traces: " + (f"{len(changed)} changed" if changed else "all match"))
+        raise typer.Exit(1 if changed else 0)
+    for path in refresh(games_):
+        console.print(f"wrote {path}")
+
+
+drift_app = typer.Typer(help="The CI drift gate: headline rates against committed baselines.",
+                        no_args_is_help=True)
+
+
+@drift_app.command("check")
+def drift_check(games_: GameList = None, jobs: JobsOpt = -1) -> None:
+    """Replay each base scenario and fail (exit 1) if a headline rate moved beyond noise."""
+    from sim.workflow.drift import check, print_drift
+
+    result = check(games_, _jobs(jobs))
+    print_drift(result)
+    raise typer.Exit(1 if result.failed else 0)
+
+
+@drift_app.command("update")
+def drift_update(games_: GameList = None, jobs: JobsOpt = -1) -> None:
+    """Rewrite the baselines on purpose (after a deliberate change to the rules or bots)."""
+    from sim.core.display import console
+    from sim.workflow.drift import update
+
+    for path in update(games_ or _all_names(), _jobs(jobs)):
+        console.print(f"wrote {path}")
+
+
+@drift_app.command("calibrate")
+def drift_calibrate(
+    game: GameArg,
+    trials: Annotated[int, typer.Option(help="Fresh baseline + check pairs")] = 100,
+    metric: Annotated[str | None, typer.Option(help="Rate moved by 1 point (default: the first)")] = None,
+    jobs: JobsOpt = -1,
+) -> None:
+    """Measure the gate: false alarms (same code, new seeds) and detections (a 1-point move)."""
+    from sim.core.display import console
+    from sim.workflow.drift import calibrate
+
+    rates = calibrate(game, trials, metric, _jobs(jobs))
+    false_alarm, detection = rates.summary()
+    console.print(f"{game}: false alarms {false_alarm.pct()} · detections of a 1-point move in "
+                  f"{', '.join(rates.shift)}: {detection.pct()}")
+
+
+def _all_names() -> list[str]:
+    from sim.core.registry import all_games
+
+    return list(all_games())
+
+
+def register(app: typer.Typer) -> None:
+    app.command("compare")(compare_command)
+    app.command("sweep")(sweep_command)
+    app.command("tune")(tune_command)
+    app.command("sensitivity")(sensitivity_command)
+    app.command("ladder")(ladder_command)
+    app.command("report")(report_command)
+    app.command("golden")(golden_command)
+    app.add_typer(drift_app, name="drift")

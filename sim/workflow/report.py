@@ -1,0 +1,222 @@
+"""``sim report``: one balance PDF per game and a one-page overview (``make report``).
+
+Each game's PDF: a cover (scenario, player counts, bots, game counts, seed, toolkit version, date),
+every assumed value in force, the metrics table with 95 % intervals, the game's own key plots
+(``GameSpec.extras["report_figures"]``), the sensitivity tornado and the skill ladder.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+import textwrap
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.backends.backend_pdf import PdfPages  # noqa: E402
+
+import sim  # noqa: E402
+from sim.core.game import GameSpec  # noqa: E402
+from sim.core.registry import all_games  # noqa: E402
+from sim.core.runner import SimResult, simulate  # noqa: E402
+from sim.workflow.common import resolve_game, scenario_of  # noqa: E402
+from sim.workflow.ladder import Ladder, expected_score, ladder, ladder_figures  # noqa: E402
+from sim.workflow.sensitivity import Tornado, sensitivity, tornado_figure  # noqa: E402
+
+PAGE = (8.27, 11.69)  # A4 portrait, inches
+ROWS_PER_PAGE = 34
+HEADLINE_GAMES = 50_000  # Wilson half-width at p = 0.5: 1.96 * sqrt(0.25 / 50000) = 0.44 points
+ANALYSIS_GAMES = 20_000
+LADDER_GAMES = 5_000
+_NON_LATIN = re.compile(r"[^\u0000-\u024F\u2010-\u2027\u2030-\u205E\u2190-\u22FF]+")
+
+
+def latin(text: str) -> str:
+    """Text the PDF's font can show: characters outside Latin and common symbols are dropped."""
+    return re.sub(r"\(\s*\)", "", _NON_LATIN.sub("", text)).strip()
+
+
+@dataclass
+class GameReport:
+    spec: GameSpec
+    path: Path
+    headline: SimResult
+    tornado: Tornado | None
+    ladder: Ladder | None
+    pages: list[str] = field(default_factory=list)  # page titles, in order
+    elapsed_s: float = 0.0
+
+    def widest_rate_half_width(self) -> float:
+        frame = self.headline.metrics(headline_only=True)
+        rates = frame.filter(frame["kind"] == "rate")
+        return float(((rates["hi"] - rates["lo"]) / 2).max()) if rates.height else 0.0
+
+
+def _text_page(title: str, lines: list[str]):
+    fig = plt.figure(figsize=PAGE)
+    fig.text(0.08, 0.95, latin(title), fontsize=16, weight="bold", va="top")
+    y = 0.90
+    for line in lines:
+        for part in textwrap.wrap(latin(line), 95) or [""]:
+            fig.text(0.08, y, part, fontsize=9, va="top", family="DejaVu Sans")
+            y -= 0.022
+    return fig
+
+
+def _table_pages(title: str, header: list[str], rows: list[list[str]], widths: list[float]):
+    pages = []
+    for start in range(0, max(1, len(rows)), ROWS_PER_PAGE):
+        chunk = rows[start:start + ROWS_PER_PAGE]
+        fig = plt.figure(figsize=PAGE)
+        fig.text(0.06, 0.95, latin(title) + (" (continued)" if start else ""), fontsize=15, weight="bold",
+                 va="top")
+        ax = fig.add_axes((0.04, 0.05, 0.92, 0.86))
+        ax.axis("off")
+        if chunk:
+            table = ax.table(cellText=[[latin(c) for c in r] for r in chunk], colLabels=header, colWidths=widths,
+                             loc="upper center", cellLoc="left")
+            table.auto_set_font_size(False)
+            table.set_fontsize(7.5)
+            table.scale(1, 1.35)
+        else:
+            ax.text(0.0, 1.0, "(none)", fontsize=10, va="top")
+        pages.append(fig)
+    return pages
+
+
+def _cover(spec: GameSpec, headline: SimResult, counts: dict[str, str], seed: int, began: str):
+    scen = headline.scenario
+    bots = [f"  {role}: {', '.join(spec.bots[role])} (in this run: {headline.policies[role]})" for role in spec.roles]
+    lines = [
+        f"Scenario: {scen.name}" + (f" - {scen.description}" if scen.description else ""),
+        "Scenario files: " + ", ".join(p.name for p in scen.files),
+        f"Player counts of the game: {', '.join(map(str, spec.player_counts))}"
+        + (f"; this scenario: {scen.rules.players}" if hasattr(scen.rules, "players") else ""),
+        "Bots per role (weakest to strongest):", *bots,
+        "Game counts:", *[f"  {k}: {v}" for k, v in counts.items()],
+        f"Seed: {seed} (game i of a run uses the random stream (seed, i) alone)",
+        f"Toolkit version: {sim.__version__}",
+        f"Date: {began}",
+        "",
+        "Every rate is shown with its 95 % interval (Wilson for rates, t for means) and its number of games.",
+        "Differences (sensitivity) are paired over common random numbers; see docs/workflow.md.",
+    ]
+    return _text_page(f"{spec.title}: balance report", lines)
+
+
+def _assumption_pages(headline: SimResult):
+    scen = headline.scenario
+    values = scen.rules.model_dump()
+    rows = [[key, textwrap.shorten(json.dumps(values.get(key), ensure_ascii=False), 40), src.origin,
+             textwrap.shorten(src.note, 70)] for key, src in scen.assumptions().items()]
+    return _table_pages(f"Assumed values in force ({len(rows)})", ["rule", "value", "file", "why assumed"], rows,
+                        [0.2, 0.22, 0.12, 0.46])
+
+
+def _metric_pages(headline: SimResult):
+    rows = []
+    frame = headline.metrics()
+    headline_names = {m.name for m in headline.game.metrics(headline.rules) if m.headline}
+    for r in sorted(frame.iter_rows(named=True), key=lambda r: r["metric"] not in headline_names):
+        if r["kind"] == "rate":
+            est = f"{100 * r['value']:.2f}% [{100 * r['lo']:.2f}, {100 * r['hi']:.2f}]"
+            half = f"±{50 * (r['hi'] - r['lo']):.2f} pt"
+        else:
+            est = f"{r['value']:.3f} [{r['lo']:.3f}, {r['hi']:.3f}]"
+            half = f"±{(r['hi'] - r['lo']) / 2:.3f}"
+        rows.append([("* " if r["metric"] in headline_names else "") + r["label"], est, half, f"{r['n']:,}"])
+    return _table_pages("Metrics with 95 % intervals (* headline)", ["metric", "estimate [95 % interval]",
+                                                                     "half-width", "games"], rows,
+                        [0.42, 0.3, 0.13, 0.15])
+
+
+def game_report(game: str | GameSpec, out: Path, n_games: int = HEADLINE_GAMES, analysis_games: int = ANALYSIS_GAMES,
+                ladder_games: int = LADDER_GAMES, seed: int = 0, jobs: int = 1, scenario: str = "base") -> GameReport:
+    """Run the analyses of one game and write ``out/<game>.pdf``."""
+    spec = resolve_game(game)
+    began = time.perf_counter()
+    date = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    scen = scenario_of(spec, scenario)
+    headline = simulate(spec, scen, n_games, seed, jobs, progress=False)
+    make_figures = spec.extras.get("report_figures")
+    game_figs = make_figures(scen, n_games, seed, jobs) if make_figures else []
+    tornado = sensitivity(spec, scen, n_games=analysis_games, seed=seed, jobs=jobs) if analysis_games else None
+    lad = ladder(spec, scen, n_games=ladder_games, seed=seed, jobs=jobs) if ladder_games else None
+    counts = {"headline metrics and the game's plots": f"{n_games:,} games",
+              "sensitivity": f"{analysis_games:,} paired games per one-step move" if tornado else "not run",
+              "skill ladder": f"{ladder_games:,} games per matchup" + (f" ({len(lad.matchups)} matchups)" if lad else "")
+              if lad else "not run"}
+
+    pages: list[tuple[str, object]] = [("Cover", _cover(spec, headline, counts, seed, date))]
+    pages += [("Assumed values", f) for f in _assumption_pages(headline)]
+    pages += [("Metrics", f) for f in _metric_pages(headline)]
+    for fig in game_figs:
+        title = fig.axes[0].get_title() if fig.axes else "figure"
+        pages.append((f"Game plot: {title}", fig))
+    if tornado is not None:
+        pages.append(("Sensitivity tornado", tornado_figure(tornado)))
+    if lad is not None:
+        pages += [("Skill ladder", f) for f in ladder_figures(lad)]
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"{spec.name}.pdf"
+    with PdfPages(path) as pdf:
+        info = pdf.infodict()
+        info["Title"] = f"{latin(spec.title)} balance report"
+        info["Subject"] = f"toolkit {sim.__version__}, seed {seed}"
+        for _, fig in pages:
+            pdf.savefig(fig)
+            plt.close(fig)
+    return GameReport(spec, path, headline, tornado, lad, [t for t, _ in pages], time.perf_counter() - began)
+
+
+def overview(reports: list[GameReport], out: Path, total_s: float) -> Path:
+    """One page: every game's headline rates with intervals, run time and where its PDF is."""
+    fig = plt.figure(figsize=PAGE)
+    fig.text(0.06, 0.96, "Balance overview", fontsize=17, weight="bold", va="top")
+    fig.text(0.06, 0.93, latin(f"toolkit {sim.__version__} · {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC · "
+                               f"report time {total_s / 60:.1f} min"), fontsize=9, va="top")
+    y = 0.89
+    for rep in reports:
+        fig.text(0.06, y, latin(f"{rep.spec.title} - scenario {rep.headline.scenario.name} - "
+                                f"{rep.headline.n_games:,} games - {rep.elapsed_s:.0f} s - {rep.path.name}"),
+                 fontsize=10, weight="bold", va="top")
+        y -= 0.025
+        for r in rep.headline.metrics(headline_only=True).iter_rows(named=True):
+            est = (f"{100 * r['value']:6.2f}%  [{100 * r['lo']:.2f}, {100 * r['hi']:.2f}]" if r["kind"] == "rate"
+                   else f"{r['value']:.3f}  [{r['lo']:.3f}, {r['hi']:.3f}]")
+            fig.text(0.09, y, latin(f"{r['label']}: {est}"), fontsize=8.5, va="top")
+            y -= 0.019
+        if rep.ladder is not None:
+            fig.text(0.09, y, latin(f"skill ladder: strongest - weakest bot {rep.ladder.spread:.0f} Elo "
+                                    f"(head to head {100 * expected_score(rep.ladder.spread):.0f}%); chance alone "
+                                    f"<= {rep.ladder.chance_spread:.0f} Elo"), fontsize=8.5, va="top")
+            y -= 0.019
+        if rep.tornado is not None and rep.tornado.rows:
+            top = rep.tornado.rows[0]
+            fig.text(0.09, y, latin(f"most sensitive rule for {rep.tornado.metric.label}: {top.param} "
+                                    f"(one step moves it up to {100 * top.swing:.2f} points)"), fontsize=8.5,
+                     va="top")
+            y -= 0.019
+        y -= 0.015
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "overview.pdf"
+    with PdfPages(path) as pdf:
+        pdf.savefig(fig)
+    plt.close(fig)
+    return path
+
+
+def report(games: list[str | GameSpec] | None = None, out: Path = Path("reports"), n_games: int = HEADLINE_GAMES,
+           analysis_games: int = ANALYSIS_GAMES, ladder_games: int = LADDER_GAMES, seed: int = 0,
+           jobs: int = 1) -> tuple[list[GameReport], Path, float]:
+    specs = [resolve_game(g) for g in games] if games else list(all_games().values())
+    began = time.perf_counter()
+    reports = [game_report(s, out, n_games, analysis_games, ladder_games, seed, jobs) for s in specs]
+    total = time.perf_counter() - began
+    return reports, overview(reports, out, total), total
