@@ -143,8 +143,8 @@ def _check_structure(board: Board) -> None:
 
 
 def test_in_map_arrays_of_the_default_map_are_consistent(board):
-    """IN-MAP-DIR/ROAD/LINE: opposite directions are symmetric, roads are a subset of neighbours,
-    lines run straight from the point, road distances agree with an independent shortest-path."""
+    """IN-MAP-DIR, IN-MAP-ROAD, IN-MAP-LINE: opposite directions are symmetric, roads are a subset of
+    neighbours, lines run straight from the point, road distances agree with an independent shortest-path."""
     _check_structure(board)
     assert (board.road_dist < UNREACHABLE).all()
     assert (board.evac_dist[board.is_evac] == 0).all() and (board.evac_dist[~board.is_evac] > 0).all()
@@ -332,7 +332,7 @@ def _adjacent(a: tuple[int, int], b: tuple[int, int]) -> bool:
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(text=islands())
 def test_in_map_any_valid_map_builds_consistent_arrays(tmp_path, text):
-    """IN-MAP-DIR/ROAD/LINE on random islands: the same structural facts as on the default map."""
+    """IN-MAP-DIR, IN-MAP-ROAD, IN-MAP-LINE on random islands: the same structural facts as on the default map."""
     island = load_board(_write(tmp_path, text))
     _check_structure(island)
     assert (island.road_dist < UNREACHABLE).all()
