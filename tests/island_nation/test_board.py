@@ -150,6 +150,23 @@ def test_in_map_arrays_of_the_default_map_are_consistent(board):
     assert (board.evac_dist[board.is_evac] == 0).all() and (board.evac_dist[~board.is_evac] > 0).all()
 
 
+def test_in_map_line_ignores_roads_and_carries_over_sea(tmp_path):
+    """IN-MAP-LINE: 射擊到最多三格遠的位置，有沒有道路無所謂 — a shot east from 1 covers 2 (no road
+    joins them) and 3 beyond a sea hex; the road walk cannot go that way."""
+    bay = _write(tmp_path, """
+evac = ["3"]
+points = [
+  { label = "1", q = 0, r = 0 }, { label = "2", q = 1, r = 0 }, { label = "3", q = 3, r = 0 },
+  { label = "4", q = 0, r = 1 }, { label = "5", q = 1, r = 1 }, { label = "6", q = 2, r = 1 },
+]
+roads = ["1-4", "4-5", "2-5", "5-6", "3-6"]
+""")
+    island = load_board(bay)
+    assert [int(p) for p in island.line[island.index["1"], 2]] == [island.index["2"], -1, island.index["3"]]
+    assert island.shot_labels("1", 3) == ["2", "3"]
+    assert island.road_step[island.index["1"], 2] == -1 and island.road_dist[0, 1] == 3
+
+
 def test_in_map_dir_numbering_is_clockwise_from_north_west():
     """IN-MAP-DIR: 1 NW, 2 NE, 3 E, 4 SE, 5 SW, 6 W (north up); opposite of d is ((d + 2) % 6) + 1."""
     xy = hex_centres(DIRECTION_STEPS)
