@@ -353,3 +353,42 @@ def test_in_map_any_valid_map_builds_consistent_arrays(tmp_path, text):
     island = load_board(_write(tmp_path, text))
     _check_structure(island)
     assert (island.road_dist < UNREACHABLE).all()
+
+
+def _toml_value(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    return "{ " + ", ".join(f'"{k}" = {_toml_value(v)}' for k, v in value.items()) + " }"
+
+
+_scalars = st.one_of(st.integers(-3, 3), st.sampled_from(["1", "2", "3", "A", "B", "1-2", "1-A", "3-A", "", " "]),
+                     st.booleans(), st.floats(-2, 2, allow_nan=False))
+_values = st.recursive(_scalars, lambda inner: st.one_of(st.lists(inner, max_size=4),
+                                                          st.dictionaries(st.sampled_from(["label", "q", "r",
+                                                                                           "terrain", "x"]),
+                                                                          inner, max_size=4)), max_leaves=10)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(key=st.sampled_from(["name", "evac", "points", "roads", "extra"]), value=_values,
+       point=st.integers(0, 3), field=st.sampled_from(["label", "q", "r", "terrain"]))
+def test_any_broken_map_file_gives_a_scenario_error_not_a_crash(tmp_path, key, value, point, field):
+    """Whatever a map file holds, the loader answers with a Board or a ScenarioError naming the file."""
+    import tomllib
+
+    data = tomllib.loads(TINY)
+    if key == "points":
+        data["points"][point][field] = value
+    else:
+        data[key] = value
+    text = "\n".join(f"{k} = {_toml_value(v)}" for k, v in data.items())
+    try:
+        load_board(_write(tmp_path, text))
+    except ScenarioError as err:
+        assert err.file == str(tmp_path / "map.toml") and "\n" not in str(err)

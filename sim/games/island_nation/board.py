@@ -152,7 +152,7 @@ def _read_evac(file: Path, data: dict[str, Any], index: Mapping[str, int]) -> li
         raise _fail(file, "evac", "a non-empty list of evacuation point labels, e.g. [\"A\", \"B\"]", evac)
     chosen: list[int] = []
     for label in evac:
-        if label not in index:
+        if not isinstance(label, str) or label not in index:
             raise _fail(file, "evac", "labels of points listed in points (an evac point is missing)", label)
         if index[label] in chosen:
             raise _fail(file, "evac", "each evacuation point listed once", label)
