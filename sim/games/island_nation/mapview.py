@@ -174,7 +174,8 @@ def _draw_point_labels(ax, board: Board, centres: np.ndarray) -> None:
             ax.text(x, y, board.labels[p], ha="center", va="center", fontsize=7.5, color="white", weight="bold",
                     zorder=4)
         else:
-            ax.text(x, y, board.labels[p], ha="center", va="center", fontsize=5.5, zorder=4)
+            size = 5.5 if len(board.labels[p]) < 3 else 4.6
+            ax.text(x, y, board.labels[p], ha="center", va="center", fontsize=size, zorder=4)
 
 
 def draw_panels(board: Board, panels: Mapping[str, Sequence[float] | np.ndarray], cmap: str = "YlOrRd",
