@@ -1,0 +1,43 @@
+"""Fixtures for the workflow tests: a tiny dice game (toy_spec) with its own scenario folder,
+registered under the name ``toy-dice`` for the command-line tests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import toy_spec
+
+SCENARIOS = Path(__file__).parent / "scenarios"
+
+
+@pytest.fixture(autouse=True)
+def toy_scenarios(monkeypatch):
+    """Scenarios of the toy game live beside these tests."""
+    monkeypatch.setenv("SIM_SCENARIOS", str(SCENARIOS))
+
+
+@pytest.fixture
+def toy():
+    return toy_spec.GAME
+
+
+@pytest.fixture
+def registered(monkeypatch):
+    """The toy game registered alone, as the CLI and the `all games` defaults see it."""
+    from sim.core import registry
+
+    monkeypatch.setattr(registry, "all_games", lambda: {"toy-dice": toy_spec.GAME})
+    return toy_spec.GAME
+
+
+@pytest.fixture(scope="session")
+def cli_app():
+    """The `sim` app with the workflow commands registered once."""
+    import sim.cli
+    from sim.workflow.cli import register
+
+    if not any(getattr(c, "name", None) == "compare" for c in sim.cli.app.registered_commands):
+        register(sim.cli.app)
+    return sim.cli.app
