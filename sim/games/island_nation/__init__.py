@@ -1,0 +1,79 @@
+"""Island Nation (同島一命): one hidden frogman against 3–5 artillery on Kaoteng Island.
+
+The frogman announces only the directions of its road steps; everyone tracks the exact set of
+points it may be on (the public belief, a bitset per game). Rules: docs/rules/island-nation.md.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sim.core.game import Chunk, GameSpec, Trace
+from sim.games.island_nation import analysis
+from sim.games.island_nation.policies import ARTILLERY_BOTS, FROGMAN_BOTS
+from sim.games.island_nation.rules import PLAYER_COUNTS, IslandNationRules
+
+LOG_ROWS = 4096
+
+
+def _board(rules):
+    from sim.games.island_nation.board import board_for
+
+    return board_for(rules)
+
+
+def play(rules: IslandNationRules, policy: np.ndarray, seed: int, start: int, count: int) -> Chunk:
+    from sim.games.island_nation.engine import play_rows
+
+    games, points, _ = play_rows(rules, _board(rules), policy, seed, start, count)
+    return Chunk(games, {"points": points})
+
+
+def trace(rules: IslandNationRules, policy: np.ndarray, seed: int, index: int) -> Trace:
+    from sim.games.island_nation.engine import play_rows
+
+    board = _board(rules)
+    games, points, log = play_rows(rules, board, policy, seed, index, 1, LOG_ROWS)
+    used = log[: _used_rows(log)]
+    lines = [f"Island Nation · {rules.players} players · game {index} of seed {seed} · "
+             f"frogman={FROGMAN_BOTS[int(policy[0])]} artillery={ARTILLERY_BOTS[int(policy[1])]}"]
+    lines += analysis.describe_log(board, used, rules.n_artillery)
+    return Trace(lines, Chunk(games, {"points": points}))
+
+
+def _used_rows(log: np.ndarray) -> int:
+    """Rows the engine wrote: every game's log ends with its game-over event."""
+    from sim.games.island_nation.engine import EV_END
+
+    ends = np.flatnonzero(log[:, 0] == EV_END)
+    return int(ends[0]) + 1 if ends.size else log.shape[0]
+
+
+def _report_figures(scenario, n_games: int, seed: int, jobs: int):
+    from sim.games.island_nation.figures import report_figures
+
+    return report_figures(scenario, n_games, seed, jobs)
+
+
+def _register_cli(app) -> None:
+    from sim.games.island_nation.mapview import register_cli
+
+    register_cli(app)
+
+
+GAME = GameSpec(
+    name="island-nation",
+    title="Island Nation (同島一命)",
+    rules_model=IslandNationRules,
+    player_counts=PLAYER_COUNTS,
+    roles=("frogman", "artillery"),
+    bots={"frogman": FROGMAN_BOTS, "artillery": ARTILLERY_BOTS},
+    play=play,
+    metrics=analysis.metrics,
+    per_game=analysis.per_game,
+    tally=analysis.tally,
+    tables=analysis.tables,
+    trace=trace,
+    description="Hidden movement: will the frogman escape Kaoteng Island in rounds 7–10, and when?",
+    extras={"register_cli": _register_cli},
+)

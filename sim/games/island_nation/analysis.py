@@ -1,0 +1,149 @@
+"""Per-game rows of Island Nation to metrics, tallies, tables, traces and the report's figures."""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+from sim.core import stats
+from sim.core.game import Chunk, Metric
+from sim.games.island_nation.state import REASON_KEYS, REASONS
+
+ESCAPE_ROUNDS = (7, 8, 9, 10)
+ROUNDS = range(1, 11)
+
+
+def metrics(rules) -> list[Metric]:
+    out = [Metric("win_frogman", "frogman wins", "rate", True),
+           Metric("win_artillery", "artillery win", "rate", True)]
+    out += [Metric(f"escape_by_{r}", f"escaped by round {r}", "rate", True) for r in ESCAPE_ROUNDS]
+    out += [Metric(f"escape_in_{r}", f"escaped in round {r}", "rate") for r in ESCAPE_ROUNDS]
+    out += [Metric(f"end_{key}", f"ends by {text}", "rate") for key, text in zip(REASON_KEYS, REASONS, strict=True)]
+    out += [Metric("end_round", "last round played", "mean"),
+            Metric("frogman_hp", "frogman HP left", "mean"),
+            Metric("artillery_alive", "artillery alive at the end", "mean"),
+            Metric("final_set", "public-set size at the end", "mean")]
+    return out
+
+
+def per_game(rules, chunk: Chunk) -> dict[str, np.ndarray]:
+    g = chunk.games
+    esc = g["escape_round"]
+    values = {"win_frogman": (g["winner"] == 0).astype(np.int64),
+              "win_artillery": (g["winner"] == 1).astype(np.int64)}
+    for r in ESCAPE_ROUNDS:
+        values[f"escape_by_{r}"] = ((esc > 0) & (esc <= r)).astype(np.int64)
+    for r in ESCAPE_ROUNDS:
+        values[f"escape_in_{r}"] = (esc == r).astype(np.int64)
+    for i, key in enumerate(REASON_KEYS):
+        values[f"end_{key}"] = (g["end_reason"] == i).astype(np.int64)
+    for name in ("end_round", "frogman_hp", "artillery_alive", "final_set"):
+        values[name] = g[name].astype(np.int64)
+    return values
+
+
+def tally(rules, chunk: Chunk) -> dict[str, np.ndarray]:
+    """Additive counts: per point (rounds ended there, captures, escapes), per exit, and the sums
+    of the public-set size per round (with squares and the number of games that reached it)."""
+    g = chunk.games
+    sizes = np.stack([g[f"set_r{r}"] for r in ROUNDS], axis=1)
+    reached = sizes >= 0
+    s = np.where(reached, sizes, 0)
+    points = chunk.events["points"]
+    exits = g["escape_exit"]
+    return {"density": points["density"].astype(np.int64), "captures": points["captures"].astype(np.int64),
+            "escapes": points["escapes"].astype(np.int64),
+            "exits": np.bincount(exits[exits >= 0], minlength=6)[:6].astype(np.int64),
+            "set_sum": s.sum(axis=0).astype(np.int64), "set_sumsq": (s * s).sum(axis=0).astype(np.int64),
+            "set_games": reached.sum(axis=0).astype(np.int64)}
+
+
+def _rate_row(label: str, k: int, n: int, **extra) -> dict:
+    est = stats.rate(k, n)
+    return {**extra, "what": label, "value": est.value, "lo": est.lo, "hi": est.hi, "n": est.n}
+
+
+def tables(rules, summary) -> dict[str, pl.DataFrame]:
+    n = summary.n_games
+    s = summary.sums
+    ends = pl.DataFrame([
+        _rate_row(text, s.get(f"end_{key}", 0), n, side="frogman" if i < 2 else "artillery")
+        for i, (key, text) in enumerate(zip(REASON_KEYS, REASONS, strict=True))])
+    escape = pl.DataFrame([
+        {"round": r, **{k: v for k, v in _rate_row("", s.get(f"escape_in_{r}", 0), n).items() if k != "what"},
+         "cumulative": s.get(f"escape_by_{r}", 0) / n,
+         "cumulative_lo": stats.rate(s.get(f"escape_by_{r}", 0), n).lo,
+         "cumulative_hi": stats.rate(s.get(f"escape_by_{r}", 0), n).hi}
+        for r in ESCAPE_ROUNDS])
+    t = summary.tallies
+    set_rows = []
+    for r in ROUNDS:
+        m = int(t["set_games"][r - 1]) if "set_games" in t else 0
+        if m == 0:
+            continue
+        est = stats.mean_from_sums(float(t["set_sum"][r - 1]), float(t["set_sumsq"][r - 1]), m)
+        set_rows.append({"round": r, "value": est.value, "lo": est.lo, "hi": est.hi, "n": est.n})
+    labels = "ABCDEF"
+    exits = pl.DataFrame([_rate_row(f"exit {labels[i]}", int(t["exits"][i]) if "exits" in t else 0, n)
+                          for i in range(6)])
+    out = {"how the game ends": ends, "escape by round (in the round; cumulative)": escape, "exit usage": exits}
+    if set_rows:
+        out["public-set size at the end of each round (games still running)"] = pl.DataFrame(set_rows)
+    return out
+
+
+# ---------------------------------------------------------------- traces
+
+DIRS = "123456"
+
+
+def _set_labels(board, w0: int, w1: int) -> list[str]:
+    words = (w0 & (2**64 - 1), w1 & (2**64 - 1))
+    return [board.labels[p] for p in range(len(board.labels)) if (words[p >> 6] >> (p & 63)) & 1]
+
+
+def describe_log(board, log: np.ndarray, n_art: int) -> list[str]:
+    """One readable line per logged event (engine.EV_* codes)."""
+    from sim.games.island_nation import engine as E
+
+    L = board.labels
+    lines = []
+    for event, rnd, actor, a, b, c in log.tolist():
+        who = "frogman" if actor == 0 else f"artillery {actor}"
+        if event == E.EV_START:
+            lines.append(f"setup: the frogman secretly writes start point {L[a]}")
+        elif event == E.EV_PLACE:
+            lines.append(f"setup: {who} places on {L[a]}")
+        elif event == E.EV_BOTTLE:
+            lines.append(f"round {rnd}: frogman places a water bottle on {L[a]} and moves without announcing")
+        elif event == E.EV_STEP:
+            lines.append(f"round {rnd}: frogman announces direction {a}  [true point {L[b]}; public set {c}]")
+        elif event == E.EV_HIDDEN_STEP:
+            lines.append(f"round {rnd}: frogman moves unannounced  [direction {a}, true point {L[b]}]")
+        elif event == E.EV_FSHOT:
+            victim = f"artillery {b} is hit" if b > 0 else "nobody is hit"
+            lines.append(f"round {rnd}: frogman shoots: {victim}  [direction {a}; public set {c}]")
+        elif event == E.EV_MINE:
+            lines.append(f"round {rnd}: frogman announces a mine  [on {L[a]}]")
+        elif event == E.EV_PASS:
+            lines.append(f"round {rnd}: frogman cannot act and passes  [public set {c}]")
+        elif event == E.EV_AMOVE:
+            lines.append(f"round {rnd}: {who} moves {L[a]} -> {L[b]}")
+        elif event == E.EV_BOOM:
+            lines.append(f"round {rnd}: the mine on {L[a]} explodes under {who} (-1 HP)")
+        elif event == E.EV_ASHOT:
+            lines.append(f"round {rnd}: {who} shoots in direction {a}: frogman says "
+                         + ("hit" if b else "missed") + f"  [public set {c}]")
+        elif event == E.EV_CATCH:
+            lines.append(f"round {rnd}: {who} claims the frogman is on {L[a]}: " + ("right" if b else "wrong (-1 HP)")
+                         + f"  [public set {c}]")
+        elif event == E.EV_DEATH:
+            lines.append(f"round {rnd}: {who} dies")
+        elif event == E.EV_TURN_END:
+            public = _set_labels(board, b, c)
+            shown = " ".join(public) if len(public) <= 40 else f"{len(public)} points"
+            lines.append(f"    end of {who}'s turn: frogman on {L[a]}; public set ({len(public)}): {shown}")
+        elif event == E.EV_END:
+            side = "frogman" if a == 0 else "artillery"
+            lines.append(f"round {rnd}: game over: the {side} win{'s' if a == 0 else ''} by {REASONS[b]}")
+    return lines

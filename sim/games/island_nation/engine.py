@@ -1,0 +1,461 @@
+"""The batch engine: setup and play of one Island Nation game, compiled, looped over a batch.
+
+Every function cites the clauses of docs/rules/island-nation.md it implements. One compiled
+``play_batch`` both plays batches (``log`` of size 0) and writes traces (a log of events, each
+row ``(event, round, actor, a, b, c)``; actor 0 is the frogman, k + 1 is artillery k).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.core.rng import game_stream, randbelow
+from sim.games.island_nation.policies import (
+    artillery_action,
+    artillery_start,
+    frogman_mine,
+    frogman_shot,
+    frogman_start,
+    frogman_step,
+)
+from sim.games.island_nation.state import (
+    ALL_DEAD,
+    ARTILLERY,
+    CATCH,
+    END,
+    END_ROUND,
+    ESC_EXIT,
+    ESC_ROUND,
+    ESCAPE,
+    FBUL,
+    FHP,
+    FPOS,
+    FROGMAN,
+    MINE_AT,
+    MINES_LEFT,
+    MOVE,
+    NLOG,
+    OVER,
+    REASON,
+    ROUND,
+    SHOOT,
+    SHOT,
+    TIME,
+    WINNER,
+    State,
+    artillery_mask,
+    frogman_shot_victim,
+    has,
+    image,
+    in_window,
+    loyal_alive,
+    set_size,
+    with_point,
+    without_point,
+)
+
+# log events
+EV_START, EV_PLACE, EV_BOTTLE, EV_STEP, EV_HIDDEN_STEP, EV_FSHOT, EV_MINE, EV_PASS = range(8)
+EV_AMOVE, EV_BOOM, EV_ASHOT, EV_CATCH, EV_DEATH, EV_TURN_END, EV_END = range(8, 15)
+LOG_WIDTH = 6
+
+
+@njit(cache=True)
+def _log(st, log, event, actor, a, b, c):
+    i = st.g[NLOG]
+    if i < log.shape[0]:
+        log[i, 0] = event
+        log[i, 1] = st.g[ROUND]
+        log[i, 2] = actor
+        log[i, 3] = a
+        log[i, 4] = b
+        log[i, 5] = c
+        st.g[NLOG] = i + 1
+
+
+@njit(cache=True)
+def _finish(st, log, winner, reason):
+    """The game ends at once (IN-WIN-*)."""
+    st.g[OVER] = 1
+    st.g[WINNER] = winner
+    st.g[REASON] = reason
+    st.g[END_ROUND] = st.g[ROUND]
+    _log(st, log, EV_END, 0, winner, reason, 0)
+
+
+@njit(cache=True)
+def _wound_artillery(P, st, log, k):
+    """An artillery loses 1 HP; at 0 it dies and leaves the board (IN-DEATH-1); when no loyal
+    artillery lives, the frogman wins (IN-WIN-F2)."""
+    st.ahp[k] -= 1
+    if st.ahp[k] == 0:
+        _log(st, log, EV_DEATH, k + 1, st.apos[k], 0, 0)
+        if loyal_alive(st, P.n_art) == 0:
+            _finish(st, log, FROGMAN, ALL_DEAD)
+
+
+# ---------------------------------------------------------------- the frogman's turn
+
+@njit(cache=True)
+def _shot_consistent(T, P, st, p, victim):
+    """Could a frogman on p have made a shot with this outcome (IN-BELIEF-5)? ``victim`` is the
+    artillery hit, or -1 for nobody. On a shared point the shooter may pick anyone there."""
+    for d in range(6):
+        first = -1
+        for j in range(T.line.shape[2]):
+            c = T.line[p, d, j]
+            if c < 0:
+                continue
+            for k in range(P.n_art):
+                if st.ahp[k] > 0 and st.traitor[k] == 0 and st.apos[k] == c:
+                    first = c
+                    break
+            if first >= 0:
+                break
+        if victim < 0 and first < 0:
+            return True
+        if victim >= 0 and first == st.apos[victim]:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _frogman_shoots(T, P, st, log, d, hidden):
+    """IN-SHOOT-1..6: 1 AP and 1 bullet; the nearest loyal artillery on the line is hit and the
+    frogman says who (not the direction). The public set keeps the points the outcome allows."""
+    f = st.g[FPOS]
+    victim = frogman_shot_victim(T.line, st, P.n_art, f, d)
+    st.g[FBUL] -= 1
+    if not hidden:
+        s0, s1 = st.bel[0], st.bel[1]
+        for p in range(T.n):
+            if has(s0, s1, p) and not _shot_consistent(T, P, st, p, victim):
+                s0, s1 = without_point(s0, s1, p)
+        st.bel[0], st.bel[1] = s0, s1
+    _log(st, log, EV_FSHOT, 0, d + 1, victim + 1, set_size(st.bel[0], st.bel[1]))
+    if victim >= 0:
+        _wound_artillery(P, st, log, victim)
+
+
+@njit(cache=True)
+def _stuck_points(T, st, m0, m1):
+    """Points from which no road step avoids artillery (a frogman there with no bullet passes)."""
+    s0, s1 = st.bel[0], st.bel[1]
+    for p in range(T.n):
+        if not has(s0, s1, p):
+            continue
+        for d in range(6):
+            q = T.road_step[p, d]
+            if q >= 0 and not has(m0, m1, q):
+                s0, s1 = without_point(s0, s1, p)
+                break
+    return s0, s1
+
+
+@njit(cache=True)
+def _hidden_reach(T, P, st, start, max_steps, include_start, m0, m1):
+    """The public set after a bottle turn (IN-BOTTLE-2): every point reachable from the bottle
+    in 1..max_steps road steps avoiding artillery (and, in the window, not through an evac
+    point, which would have ended the game), plus the bottle point itself if the frogman may
+    have stayed."""
+    window = in_window(P, st.g[ROUND])
+    r0 = np.uint64(0)
+    r1 = np.uint64(0)
+    r0, r1 = with_point(r0, r1, start)
+    u0 = np.uint64(0)
+    u1 = np.uint64(0)
+    for _ in range(max_steps):
+        n0 = np.uint64(0)
+        n1 = np.uint64(0)
+        for d in range(6):
+            i0, i1 = image(T.trans, d, r0, r1)
+            n0 |= i0
+            n1 |= i1
+        n0 &= ~m0
+        n1 &= ~m1
+        if window:
+            n0 &= ~T.evac_mask[0]
+            n1 &= ~T.evac_mask[1]
+        r0, r1 = n0, n1
+        u0 |= r0
+        u1 |= r1
+    if include_start or (u0 == np.uint64(0) and u1 == np.uint64(0)):
+        u0, u1 = with_point(u0, u1, start)
+    return u0, u1
+
+
+@njit(cache=True)
+def frogman_turn(T, P, st, bot, rng, log):
+    """IN-TURN-2/3, IN-MOVE-1..4, IN-BOTTLE-1/2, IN-MINE-1/2, IN-SHOOT-1, IN-WIN-F1."""
+    r = st.g[ROUND]
+    start = st.g[FPOS]
+    hidden = P.bottle[r] == 1
+    window = in_window(P, r)
+    m0, m1 = artillery_mask(st, P.n_art)
+    if hidden:
+        st.bel[0], st.bel[1] = with_point(np.uint64(0), np.uint64(0), start)
+        _log(st, log, EV_BOTTLE, 0, start, 0, 0)
+    spent = 0
+    shots = 0
+    d = frogman_shot(bot, T, P, st, rng)
+    if d >= 0:
+        _frogman_shoots(T, P, st, log, d, hidden)
+        spent += 1
+        shots += 1
+        if st.g[OVER] == 1:
+            return
+        m0, m1 = artillery_mask(st, P.n_art)
+    st.path[0] = start
+    n_path = 1
+    while spent < P.ap:
+        d = frogman_step(bot, T, P, st, rng, spent, hidden, m0, m1)
+        if d < 0:
+            break
+        q = T.road_step[st.g[FPOS], d]
+        st.g[FPOS] = q
+        st.path[n_path] = q
+        n_path += 1
+        spent += 1
+        if not hidden:
+            s0, s1 = image(T.trans, d, st.bel[0], st.bel[1])
+            s0 &= ~m0
+            s1 &= ~m1
+            if window:
+                s0 &= ~T.evac_mask[0]
+                s1 &= ~T.evac_mask[1]
+            st.bel[0], st.bel[1] = s0, s1
+        _log(st, log, EV_HIDDEN_STEP if hidden else EV_STEP, 0, d + 1, q, set_size(st.bel[0], st.bel[1]))
+        if window and T.is_evac[q] == 1:
+            st.g[ESC_ROUND] = r
+            st.g[ESC_EXIT] = q
+            _finish(st, log, FROGMAN, ESCAPE)
+            return
+    if spent == 0:
+        if st.g[FBUL] > 0:
+            _frogman_shoots(T, P, st, log, randbelow(rng, 6), hidden)
+            shots += 1
+            if st.g[OVER] == 1:
+                return
+        else:
+            if not hidden:
+                st.bel[0], st.bel[1] = _stuck_points(T, st, m0, m1)
+            _log(st, log, EV_PASS, 0, start, 0, set_size(st.bel[0], st.bel[1]))
+    if st.g[MINES_LEFT] > 0:
+        p = frogman_mine(bot, T, P, st, rng, n_path)
+        if p >= 0:
+            st.g[MINES_LEFT] -= 1
+            st.g[MINE_AT] = p
+            _log(st, log, EV_MINE, 0, p, 0, 0)
+    if hidden:
+        st.bel[0], st.bel[1] = _hidden_reach(T, P, st, start, P.ap - shots, shots > 0, m0, m1)
+
+
+# ---------------------------------------------------------------- an artillery's turn
+
+@njit(cache=True)
+def _artillery_shots_region(T, P, st, k, d):
+    """The points a shot of artillery k in direction d would hit the frogman on: the line up to
+    the range, cut after the first point holding a traitor (IN-SHOOT-3, IN-SHOOT-7); and that
+    traitor (-1 if none)."""
+    a = st.apos[k]
+    c0 = np.uint64(0)
+    c1 = np.uint64(0)
+    for j in range(T.line.shape[2]):
+        c = T.line[a, d, j]
+        if c < 0:
+            continue
+        c0, c1 = with_point(c0, c1, c)
+        for t in range(P.n_art):
+            if t != k and st.ahp[t] > 0 and st.traitor[t] == 1 and st.apos[t] == c:
+                return c0, c1, t
+    return c0, c1, -1
+
+
+@njit(cache=True)
+def _artillery_shoots(T, P, st, log, k, d):
+    """IN-SHOOT-1..3, IN-SHOOT-7: 1 AP and 1 bullet; the nearest frogman or traitor on the line
+    is hit (the frogman, if both share the point); the frogman says whether it was hit. The
+    public set keeps the covered points on a hit and loses them on a miss (IN-BELIEF-4)."""
+    st.abul[k] -= 1
+    c0, c1, traitor = _artillery_shots_region(T, P, st, k, d)
+    hit = has(c0, c1, st.g[FPOS])
+    if hit:
+        st.bel[0] &= c0
+        st.bel[1] &= c1
+    else:
+        st.bel[0] &= ~c0
+        st.bel[1] &= ~c1
+    _log(st, log, EV_ASHOT, k + 1, d + 1, 1 if hit else 0, set_size(st.bel[0], st.bel[1]))
+    if hit:
+        st.g[FHP] -= 1
+        if st.g[FHP] == 0:
+            _finish(st, log, ARTILLERY, SHOT)
+    elif traitor >= 0:
+        _wound_artillery(P, st, log, traitor)
+
+
+@njit(cache=True)
+def _artillery_catches(P, st, log, k):
+    """IN-CATCH-1/2: right wins at once; wrong costs 1 HP and the point leaves the public set."""
+    a = st.apos[k]
+    right = st.g[FPOS] == a
+    if not right:
+        st.bel[0], st.bel[1] = without_point(st.bel[0], st.bel[1], a)
+    _log(st, log, EV_CATCH, k + 1, a, 1 if right else 0, set_size(st.bel[0], st.bel[1]))
+    if right:
+        _finish(st, log, ARTILLERY, CATCH)
+    else:
+        _wound_artillery(P, st, log, k)
+
+
+@njit(cache=True)
+def _artillery_moves(T, P, st, log, k, d):
+    """IN-MOVE-5/6: one road step; artillery may share points and stand on the frogman. The first
+    artillery to enter the mine's point loses 1 HP and the mine is gone (IN-MINE-3)."""
+    a = st.apos[k]
+    q = T.road_step[a, d]
+    st.apos[k] = q
+    _log(st, log, EV_AMOVE, k + 1, a, q, 0)
+    if st.g[MINE_AT] == q:
+        st.g[MINE_AT] = -1
+        _log(st, log, EV_BOOM, k + 1, q, 0, 0)
+        _wound_artillery(P, st, log, k)
+
+
+@njit(cache=True)
+def artillery_turn(T, P, st, bot, k, rng, log):
+    """IN-TURN-2/3: up to the action points, at least one spent, one shot a turn (IN-SHOOT-2)."""
+    spent = 0
+    shot = False
+    while spent < P.ap and st.ahp[k] > 0 and st.g[OVER] == 0:
+        action, d = artillery_action(bot, T, P, k, st, rng, spent, shot)
+        if action == END:
+            break
+        spent += 1
+        if action == MOVE:
+            _artillery_moves(T, P, st, log, k, d)
+        elif action == SHOOT:
+            shot = True
+            _artillery_shoots(T, P, st, log, k, d)
+        else:
+            _artillery_catches(P, st, log, k)
+
+
+# ---------------------------------------------------------------- one game, a batch
+
+@njit(cache=True)
+def setup(T, P, st, policy, rng, log):
+    """IN-SETUP-2..4: HP and bullets by player count; the frogman writes a numbered start point;
+    the artillery place in turn. The public set starts as every numbered point (IN-BELIEF-1)."""
+    st.g[:] = 0
+    st.g[ROUND] = 0
+    st.g[FHP] = P.frogman_hp
+    st.g[FBUL] = P.frogman_bullets
+    st.g[MINES_LEFT] = P.mines
+    st.g[MINE_AT] = -1
+    st.g[ESC_EXIT] = -1
+    st.g[WINNER] = -1
+    st.g[REASON] = -1
+    st.sizes[:] = -1
+    st.g[FPOS] = frogman_start(T, rng)
+    _log(st, log, EV_START, 0, st.g[FPOS], 0, 0)
+    for k in range(P.n_art):
+        st.ahp[k] = P.artillery_hp
+        st.abul[k] = P.artillery_bullets
+        st.traitor[k] = 0
+        st.apos[k] = artillery_start(policy[1], k, T, st, rng)
+        _log(st, log, EV_PLACE, k + 1, st.apos[k], 0, 0)
+    st.bel[0] = T.numbered_mask[0]
+    st.bel[1] = T.numbered_mask[1]
+
+
+@njit(cache=True)
+def play_game(T, P, st, policy, rng, log, density):
+    """IN-TURN-1: rounds of the frogman's turn, then each artillery's; IN-WIN-A3: the artillery
+    win when the last round ends. ``density[p]`` counts rounds the frogman ended on p."""
+    setup(T, P, st, policy, rng, log)
+    for r in range(1, P.last_round + 1):
+        st.g[ROUND] = r
+        frogman_turn(T, P, st, policy[0], rng, log)
+        _log(st, log, EV_TURN_END, 0, st.g[FPOS], np.int64(st.bel[0]), np.int64(st.bel[1]))
+        if st.g[OVER] == 1:
+            return
+        for k in range(P.n_art):
+            if st.ahp[k] > 0:
+                artillery_turn(T, P, st, policy[1], k, rng, log)
+                _log(st, log, EV_TURN_END, k + 1, st.g[FPOS], np.int64(st.bel[0]), np.int64(st.bel[1]))
+                if st.g[OVER] == 1:
+                    return
+        st.sizes[r - 1] = set_size(st.bel[0], st.bel[1])
+        density[st.g[FPOS]] += 1
+    st.g[ROUND] = P.last_round
+    _finish(st, log, ARTILLERY, TIME)
+
+
+@njit(cache=True)
+def play_batch(T, P, policy, seed, start, out, sizes, density, captures, escapes, log):
+    """Games ``start .. start+count-1`` of the run ``seed``, game i on its own stream (seed, i).
+
+    ``out[i]`` = winner, reason, end round, escape round, escape point, frogman HP, artillery
+    alive, final public-set size; ``sizes[i]`` = public-set size at the end of rounds 1..10."""
+    st = State(np.zeros(13, np.int64), np.zeros(5, np.int64), np.zeros(5, np.int64), np.zeros(5, np.int64),
+               np.zeros(5, np.int64), np.zeros(2, np.uint64), np.zeros(P.ap + 1, np.int64),
+               np.zeros(10, np.int64))
+    for i in range(out.shape[0]):
+        rng = game_stream(seed, start + i)
+        play_game(T, P, st, policy, rng, log, density)
+        alive = 0
+        for k in range(P.n_art):
+            if st.ahp[k] > 0:
+                alive += 1
+        out[i, 0] = st.g[WINNER]
+        out[i, 1] = st.g[REASON]
+        out[i, 2] = st.g[END_ROUND]
+        out[i, 3] = st.g[ESC_ROUND]
+        out[i, 4] = st.g[ESC_EXIT]
+        out[i, 5] = st.g[FHP]
+        out[i, 6] = alive
+        out[i, 7] = set_size(st.bel[0], st.bel[1])
+        sizes[i, :] = st.sizes
+        if st.g[REASON] == CATCH or st.g[REASON] == SHOT:
+            captures[st.g[FPOS]] += 1
+        elif st.g[REASON] == ESCAPE:
+            escapes[st.g[FPOS]] += 1
+
+
+# ---------------------------------------------------------------- Python entry points
+
+def play_rows(rules, board, policy: np.ndarray, seed: int, start: int, count: int, log_rows: int = 0):
+    """Play games ``start .. start+count-1`` and return (games columns, points columns, log)."""
+    from sim.games.island_nation.tables import params_for, tables_for
+
+    T = tables_for(board, rules.shot_range)
+    P = params_for(rules)
+    out = np.zeros((count, 8), dtype=np.int64)
+    sizes = np.zeros((count, 10), dtype=np.int64)
+    density = np.zeros(T.n, dtype=np.int64)
+    captures = np.zeros(T.n, dtype=np.int64)
+    escapes = np.zeros(T.n, dtype=np.int64)
+    log = np.zeros((log_rows, LOG_WIDTH), dtype=np.int64)
+    play_batch(T, P, np.asarray(policy, dtype=np.int64), np.int64(seed), np.int64(start), out, sizes,
+               density, captures, escapes, log)
+    exit_of = np.full(T.n, -1, dtype=np.int64)
+    exit_of[T.evac_points] = np.arange(T.evac_points.shape[0])
+    escape_point = out[:, 4]
+    games = {
+        "game": np.arange(start, start + count, dtype=np.int64),
+        "winner": out[:, 0].copy(),  # 0 frogman, 1 artillery
+        "end_reason": out[:, 1].copy(),  # index into state.REASONS
+        "end_round": out[:, 2].copy(),
+        "escape_round": out[:, 3].copy(),  # 0 if the frogman did not escape
+        "escape_exit": np.where(escape_point >= 0, exit_of[np.maximum(escape_point, 0)], -1),  # 0..5 = A..F
+        "frogman_hp": out[:, 5].copy(),
+        "artillery_alive": out[:, 6].copy(),
+        "final_set": out[:, 7].copy(),
+    }
+    for r in range(10):
+        games[f"set_r{r + 1}"] = sizes[:, r].copy()  # public-set size at the end of round r+1, -1 if not reached
+    points = {"point": np.arange(T.n, dtype=np.int64), "density": density, "captures": captures,
+              "escapes": escapes}
+    return games, points, log

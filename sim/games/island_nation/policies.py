@@ -1,0 +1,385 @@
+"""The bots, weakest to strongest, as compiled functions of what their seat may see.
+
+The frogman sees everything; the artillery see the board, each other, and the public set
+``st.bel`` (never ``st.g[FPOS]``). Each function returns one choice; the engine checks nothing
+a bot could get wrong except by contract (every returned action is legal).
+
+Frogman: 0 ``random`` (random legal actions), 1 ``runner`` (heads for an unguarded evac point in
+time, keeps away from artillery), 2 ``ghost`` (a runner that also keeps the public set large, moves
+the most it can in bottle turns, shoots only for a kill that leaks little, mines where artillery
+will walk). Artillery: 0 ``random``, 1 ``patrol`` (guards the evac points nearest the public set,
+shoots lines through it), 2 ``hunter`` (moves to cover the public set, shoots the line with the
+most possible points, catches when the set is one point or the odds pay, spreads out).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.core.rng import randbelow, uniform
+from sim.games.island_nation.state import (
+    CATCH_ACTION,
+    END,
+    FBUL,
+    FPOS,
+    MOVE,
+    ROUND,
+    SHOOT,
+    frogman_shot_victim,
+    has,
+    image,
+    in_window,
+    loyal_alive,
+    set_size,
+)
+
+FROGMAN_BOTS = ("random", "runner", "ghost")
+ARTILLERY_BOTS = ("random", "patrol", "hunter")
+RUNNER, GHOST = 1, 2
+PATROL, HUNTER = 1, 2
+FAR = 6  # road distance beyond which an artillery is no threat this round
+
+
+# ---------------------------------------------------------------- placement (IN-SETUP-3/4)
+
+@njit(cache=True)
+def frogman_start(T, rng):
+    """Every bot writes a uniformly random numbered point: the public learns nothing."""
+    return T.numbered_points[randbelow(rng, T.numbered_points.shape[0])]
+
+
+@njit(cache=True)
+def artillery_start(bot, k, T, st, rng):
+    if bot == PATROL:
+        return T.evac_points[k % T.evac_points.shape[0]]
+    if bot == HUNTER and k > 0:
+        best, best_d = -1, -1
+        offset = randbelow(rng, T.numbered_points.shape[0])
+        for i in range(T.numbered_points.shape[0]):
+            q = T.numbered_points[(i + offset) % T.numbered_points.shape[0]]
+            d = T.n
+            for j in range(k):
+                d = min(d, T.road_dist[st.apos[j], q])
+            if d > best_d:
+                best, best_d = q, d
+        return best
+    if bot == HUNTER:
+        return T.numbered_points[randbelow(rng, T.numbered_points.shape[0])]
+    return randbelow(rng, T.n)
+
+
+# ---------------------------------------------------------------- frogman
+
+@njit(cache=True)
+def _threat(T, P, st, q):
+    """Road distance from q to the nearest living loyal artillery, capped at FAR."""
+    best = FAR
+    for k in range(P.n_art):
+        if st.ahp[k] > 0 and st.traitor[k] == 0:
+            best = min(best, T.road_dist[st.apos[k], q])
+    return best
+
+
+@njit(cache=True)
+def _goal_distance(T, st, q, m0, m1):
+    """Road distance from q to the nearest evac point no artillery stands on (any, if all are)."""
+    best = T.n * 4
+    free = T.n * 4
+    for i in range(T.evac_points.shape[0]):
+        e = T.evac_points[i]
+        d = T.road_dist[q, e]
+        best = min(best, d)
+        if not has(m0, m1, e):
+            free = min(free, d)
+    return free if free < T.n * 4 else best
+
+
+@njit(cache=True)
+def _place_score(T, P, st, q, steps_left, m0, m1):
+    """How good it is for a runner to stand on q with ``steps_left`` steps of this turn to go."""
+    r = st.g[ROUND]
+    goal = _goal_distance(T, st, q, m0, m1)
+    safety = _threat(T, P, st, q)
+    if in_window(P, r):
+        return -2.0 * goal + 0.5 * min(safety, 3)
+    allowance = P.ap * (P.evac_from - r) + steps_left
+    late = max(0, goal - allowance)
+    return 1.0 * safety - 3.0 * late
+
+
+@njit(cache=True)
+def frogman_shot(bot, T, P, st, rng):
+    """A direction to shoot before moving (IN-SHOOT-1), or -1."""
+    if st.g[FBUL] <= 0:
+        return -1
+    if bot == 0:
+        return randbelow(rng, 6) if uniform(rng) < 0.25 else -1
+    if bot != GHOST:
+        return -1
+    f = st.g[FPOS]
+    for d in range(6):
+        v = frogman_shot_victim(T.line, st, P.n_art, f, d)
+        if v >= 0 and st.ahp[v] == 1:
+            if loyal_alive(st, P.n_art) == 1:
+                return d
+            kept = _shot_belief_size(T, P, st, v)
+            if 2 * kept >= set_size(st.bel[0], st.bel[1]):
+                return d
+    return -1
+
+
+@njit(cache=True)
+def _shot_belief_size(T, P, st, victim):
+    """Size the public set would keep if the frogman's shot hit ``victim`` (IN-BELIEF-5)."""
+    count = 0
+    for p in range(T.n):
+        if not has(st.bel[0], st.bel[1], p):
+            continue
+        for d in range(6):
+            if frogman_shot_victim(T.line, st, P.n_art, p, d) == victim:
+                count += 1
+                break
+    return count
+
+
+@njit(cache=True)
+def frogman_step(bot, T, P, st, rng, spent, hidden, m0, m1):
+    """The direction of the next step (0..5) or -1 to stop; never -1 while nothing is spent and a
+    step is possible (IN-TURN-3), never onto artillery (IN-MOVE-4)."""
+    f = st.g[FPOS]
+    n_legal = 0
+    for d in range(6):
+        q = T.road_step[f, d]
+        if q >= 0 and not has(m0, m1, q):
+            n_legal += 1
+    if n_legal == 0:
+        return -1
+    if bot == 0:
+        if spent > 0 and uniform(rng) < 0.25:
+            return -1
+        pick = randbelow(rng, n_legal)
+        for d in range(6):
+            q = T.road_step[f, d]
+            if q >= 0 and not has(m0, m1, q):
+                if pick == 0:
+                    return d
+                pick -= 1
+    window = in_window(P, st.g[ROUND])
+    steps_left = P.ap - spent - 1
+    best_d = -1
+    best = -1e18
+    if spent > 0:
+        best = _place_score(T, P, st, f, steps_left + 1, m0, m1) + 0.3 * uniform(rng)
+        if bot == GHOST:
+            best += 1.0 * np.log2(max(1, set_size(st.bel[0], st.bel[1]))) - (1.0 if hidden else 0.0)
+    for d in range(6):
+        q = T.road_step[f, d]
+        if q < 0 or has(m0, m1, q):
+            continue
+        if window and T.is_evac[q] == 1:
+            return d
+        score = _place_score(T, P, st, q, steps_left, m0, m1) + 0.3 * uniform(rng)
+        if bot == GHOST and not hidden:
+            s0, s1 = image(T.trans, d, st.bel[0], st.bel[1])
+            s0 &= ~m0
+            s1 &= ~m1
+            if window:
+                s0 &= ~T.evac_mask[0]
+                s1 &= ~T.evac_mask[1]
+            score += 1.0 * np.log2(max(1, set_size(s0, s1)))
+        if score > best:
+            best, best_d = score, d
+    return best_d
+
+
+@njit(cache=True)
+def frogman_mine(bot, T, P, st, rng, n_path):
+    """A point of this turn's path for the mine (IN-MINE-2), or -1 to keep it."""
+    if bot == 0:
+        return st.path[randbelow(rng, n_path)] if uniform(rng) < 0.2 else -1
+    best, best_d = -1, 4
+    for i in range(n_path):
+        p = st.path[i]
+        d = _threat(T, P, st, p)
+        if d < best_d or (bot == RUNNER and i == 0 and d <= 3):
+            best, best_d = p, d
+            if bot == RUNNER:
+                break
+    return best
+
+
+# ---------------------------------------------------------------- artillery
+
+@njit(cache=True)
+def _step_toward(T, a, target):
+    """A road direction from a that shortens the road distance to target (-1 if a == target)."""
+    if a == target:
+        return -1
+    here = T.road_dist[a, target]
+    for d in range(6):
+        q = T.road_step[a, d]
+        if q >= 0 and T.road_dist[q, target] < here:
+            return d
+    return -1
+
+
+@njit(cache=True)
+def _best_line(T, p, s0, s1):
+    """The shot direction from p covering most of the set, and how many points it covers."""
+    best_d, best_c = 0, -1
+    for d in range(6):
+        c = set_size(s0 & T.linemask[p, d, 0], s1 & T.linemask[p, d, 1])
+        if c > best_c:
+            best_d, best_c = d, c
+    return best_d, best_c
+
+
+@njit(cache=True)
+def _random_artillery(T, k, st, rng, spent, shot):
+    """Uniform over the legal actions: six moves at most, six shots, catch, end."""
+    a = st.apos[k]
+    n_moves = 0
+    for d in range(6):
+        if T.road_step[a, d] >= 0:
+            n_moves += 1
+    can_shoot = st.abul[k] > 0 and not shot
+    total = n_moves + (6 if can_shoot else 0) + 1 + (1 if spent > 0 else 0)
+    pick = randbelow(rng, total)
+    if pick < n_moves:
+        for d in range(6):
+            if T.road_step[a, d] >= 0:
+                if pick == 0:
+                    return MOVE, d
+                pick -= 1
+    pick -= n_moves
+    if can_shoot:
+        if pick < 6:
+            return SHOOT, pick
+        pick -= 6
+    if pick == 0:
+        return CATCH_ACTION, 0
+    return END, 0
+
+
+@njit(cache=True)
+def _traitor(T, k, st, rng, spent):
+    """A traitor (IN-CARD-3) only wanders: one random step a turn."""
+    if spent > 0:
+        return END, 0
+    a = st.apos[k]
+    pick = randbelow(rng, 6)
+    for i in range(6):
+        d = (pick + i) % 6
+        if T.road_step[a, d] >= 0:
+            return MOVE, d
+    return CATCH_ACTION, 0
+
+
+@njit(cache=True)
+def _guard_post(T, P, k, st):
+    """The evac point artillery k guards: evac points ranked by how much of the public set lies
+    within 3 road steps, the i-th living loyal artillery taking the i-th."""
+    rank = 0
+    for j in range(k):
+        if st.ahp[j] > 0 and st.traitor[j] == 0:
+            rank += 1
+    n_evac = T.evac_points.shape[0]
+    rank %= n_evac
+    mass = np.empty(n_evac, np.int64)
+    for i in range(n_evac):
+        e = T.evac_points[i]
+        mass[i] = set_size(st.bel[0] & T.ballmask[e, 3, 0], st.bel[1] & T.ballmask[e, 3, 1])
+    order = np.argsort(-mass, kind="mergesort")
+    return T.evac_points[order[rank]]
+
+
+@njit(cache=True)
+def _patrol(T, P, k, st, spent, shot):
+    a = st.apos[k]
+    s0, s1 = st.bel[0], st.bel[1]
+    size = set_size(s0, s1)
+    if size == 1 and has(s0, s1, a):
+        return CATCH_ACTION, 0
+    if st.abul[k] > 0 and not shot:
+        d, c = _best_line(T, a, s0, s1)
+        if c > 0 and 4 * c >= size:
+            return SHOOT, d
+    post = _guard_post(T, P, k, st)
+    if a != post:
+        return MOVE, _step_toward(T, a, post)
+    if spent == 0:
+        for d in range(6):
+            if T.road_step[a, d] >= 0:
+                return MOVE, d
+    return END, 0
+
+
+@njit(cache=True)
+def _crowd(T, P, k, st, q):
+    count = 0
+    for j in range(P.n_art):
+        if j != k and st.ahp[j] > 0 and st.traitor[j] == 0 and T.road_dist[st.apos[j], q] <= 1:
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def _hunter(T, P, k, st, rng, spent, shot):
+    a = st.apos[k]
+    s0, s1 = st.bel[0], st.bel[1]
+    size = set_size(s0, s1)
+    left = P.ap - spent
+    can_shoot = st.abul[k] > 0 and not shot
+    if has(s0, s1, a) and (size == 1 or (size == 2 and st.ahp[k] > 1)):
+        return CATCH_ACTION, 0
+    if can_shoot:
+        d, c = _best_line(T, a, s0, s1)
+        if c > 0 and 3 * c >= size:
+            return SHOOT, d
+    if size == 1:
+        t = 0
+        while not has(s0, s1, t):
+            t += 1
+        if T.road_dist[a, t] <= left - 1:
+            return MOVE, _step_toward(T, a, t)
+    late = st.g[ROUND] >= P.evac_from - 1
+    radius = min(left, 3)
+    best_q, best = a, -1e18
+    for i in range(T.ball_count[a, radius]):
+        q = T.ball_points[a, i]
+        score = 0.0
+        if can_shoot:
+            _, c = _best_line(T, q, s0, s1)
+            score += 2.0 * c
+        score += set_size(s0 & T.ballmask[q, 1, 0], s1 & T.ballmask[q, 1, 1])
+        if late and T.is_evac[q] == 1:
+            score += 2.0 * set_size(s0 & T.ballmask[q, 3, 0], s1 & T.ballmask[q, 3, 1])
+        score = score / size - 0.5 * _crowd(T, P, k, st, q) + 0.01 * uniform(rng)
+        if score > best:
+            best_q, best = q, score
+    if best_q != a:
+        return MOVE, _step_toward(T, a, best_q)
+    if spent > 0:
+        return END, 0
+    if can_shoot:
+        d, c = _best_line(T, a, s0, s1)
+        if c > 0:
+            return SHOOT, d
+    for d in range(6):
+        if T.road_step[a, d] >= 0:
+            return MOVE, d
+    return CATCH_ACTION, 0
+
+
+@njit(cache=True)
+def artillery_action(bot, T, P, k, st, rng, spent, shot):
+    """The next action (END, MOVE, SHOOT or CATCH_ACTION) and its direction; END only once an
+    action point is spent (IN-TURN-3)."""
+    if st.traitor[k] == 1:
+        return _traitor(T, k, st, rng, spent)
+    if bot == HUNTER:
+        return _hunter(T, P, k, st, rng, spent, shot)
+    if bot == PATROL:
+        return _patrol(T, P, k, st, spent, shot)
+    return _random_artillery(T, k, st, rng, spent, shot)

@@ -1,0 +1,145 @@
+"""The state of one game as arrays compiled code can hold, and the bitset helpers of the belief.
+
+``State`` is a namedtuple of small arrays reused from game to game within a batch:
+
+* ``g``: the frogman and the game (indices below), ``apos/ahp/abul/traitor``: one entry per
+  artillery (an artillery with ``ahp == 0`` is dead and off the board, IN-DEATH-1),
+* ``bel``: the public belief, two 64-bit words (bit p set = the frogman may be on point p),
+* ``path``: the frogman's points this turn (where a mine may go, IN-MINE-2),
+* ``sizes``: the public-set size at the end of each round (-1 for rounds not completed).
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+State = namedtuple("State", ["g", "apos", "ahp", "abul", "traitor", "bel", "path", "sizes"])
+
+# indices into State.g
+ROUND, FPOS, FHP, FBUL, MINES_LEFT, MINE_AT, WINNER, REASON, END_ROUND, ESC_ROUND, ESC_EXIT, OVER, NLOG = range(13)
+G_SIZE = 13
+
+# winners and end reasons
+FROGMAN, ARTILLERY = 0, 1
+ESCAPE, ALL_DEAD, CATCH, SHOT, TIME = range(5)
+REASONS = ("escape", "all artillery dead", "catch", "shot", "time")
+REASON_KEYS = ("escape", "all_dead", "catch", "shot", "time")
+
+# artillery actions chosen by the bots
+END, MOVE, SHOOT, CATCH_ACTION = range(4)
+
+ONE = np.uint64(1)
+
+
+def new_state(n_points: int, max_art: int, ap: int) -> State:
+    return State(np.zeros(G_SIZE, np.int64), np.zeros(max_art, np.int64), np.zeros(max_art, np.int64),
+                 np.zeros(max_art, np.int64), np.zeros(max_art, np.int64), np.zeros(2, np.uint64),
+                 np.zeros(ap + 1, np.int64), np.zeros(10, np.int64))
+
+
+@njit(inline="always", cache=True)
+def popcount(x):
+    """Number of set bits of a uint64 (the SWAR sum LLVM turns into one instruction)."""
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@njit(inline="always", cache=True)
+def set_size(s0, s1):
+    return popcount(s0) + popcount(s1)
+
+
+@njit(inline="always", cache=True)
+def has(s0, s1, p):
+    if p < 64:
+        return (s0 >> np.uint64(p)) & ONE == ONE
+    return (s1 >> np.uint64(p - 64)) & ONE == ONE
+
+
+@njit(inline="always", cache=True)
+def with_point(s0, s1, p):
+    if p < 64:
+        return s0 | (ONE << np.uint64(p)), s1
+    return s0, s1 | (ONE << np.uint64(p - 64))
+
+
+@njit(inline="always", cache=True)
+def without_point(s0, s1, p):
+    if p < 64:
+        return s0 & ~(ONE << np.uint64(p)), s1
+    return s0, s1 & ~(ONE << np.uint64(p - 64))
+
+
+@njit(inline="always", cache=True)
+def image(trans, d, s0, s1):
+    """The points one road step in direction ``d`` leads to from the points of the set (IN-BELIEF-2)."""
+    r0 = np.uint64(0)
+    r1 = np.uint64(0)
+    for k in range(8):
+        v = (s0 >> np.uint64(8 * k)) & np.uint64(255)
+        if v != np.uint64(0):
+            r0 |= trans[d, k, v, 0]
+            r1 |= trans[d, k, v, 1]
+        v = (s1 >> np.uint64(8 * k)) & np.uint64(255)
+        if v != np.uint64(0):
+            r0 |= trans[d, k + 8, v, 0]
+            r1 |= trans[d, k + 8, v, 1]
+    return r0, r1
+
+
+@njit(inline="always", cache=True)
+def first_point(s0, s1, n):
+    """The lowest point of a non-empty set."""
+    for p in range(n):
+        if has(s0, s1, p):
+            return p
+    return -1
+
+
+@njit(cache=True)
+def artillery_mask(st, n_art):
+    """Points holding a living artillery (the frogman may not pass or stop there, IN-MOVE-4)."""
+    m0 = np.uint64(0)
+    m1 = np.uint64(0)
+    for k in range(n_art):
+        if st.ahp[k] > 0:
+            m0, m1 = with_point(m0, m1, st.apos[k])
+    return m0, m1
+
+
+@njit(cache=True)
+def loyal_alive(st, n_art):
+    count = 0
+    for k in range(n_art):
+        if st.ahp[k] > 0 and st.traitor[k] == 0:
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def frogman_shot_victim(line, st, n_art, p, d):
+    """Who a frogman's shot from ``p`` in direction ``d`` hits (IN-SHOOT-4/5): the loyal living
+    artillery on the nearest occupied point of the line; on a shared point, the one with the
+    fewest HP (the shooter's choice, IN-SHOOT-6). -1 if the line is empty."""
+    for j in range(line.shape[2]):
+        c = line[p, d, j]
+        if c < 0:
+            continue
+        victim = -1
+        for k in range(n_art):
+            if st.ahp[k] > 0 and st.traitor[k] == 0 and st.apos[k] == c:
+                if victim < 0 or st.ahp[k] < st.ahp[victim]:
+                    victim = k
+        if victim >= 0:
+            return victim
+    return -1
+
+
+@njit(inline="always", cache=True)
+def in_window(params, r):
+    return params.evac_from <= r <= params.evac_to

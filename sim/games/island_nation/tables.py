@@ -1,0 +1,105 @@
+"""The board and the rules packed into the few arrays the compiled engine reads.
+
+``Tables`` holds what depends on the map (and the shot range): road steps, shot lines, road
+distances, the evac points, and the bitset tables of the public belief (IN-BELIEF-1):
+
+* ``trans[d, k, v]``: the two 64-bit words of the set of points reached by one road step in
+  direction ``d`` from the points of byte ``k`` of a set whose byte ``k`` equals ``v``. The image
+  of a whole set is the OR of 16 look-ups, so a move updates the belief in constant time.
+* ``linemask[p, d]``: the points a shot from ``p`` in direction ``d`` covers (roads ignored).
+* ``ballmask[p, r]``: the points within ``r`` road steps of ``p`` (r = 0..3).
+
+``Params`` holds the rule values of one run as plain integers. Directions are 0..5 inside the
+engine and announced as 1..6.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+
+from sim.core.errors import ScenarioError
+from sim.games.island_nation.rules import LAST_ROUND, IslandNationRules
+
+MAX_POINTS = 128  # two 64-bit words of belief
+MAX_RADIUS = 3
+
+Tables = namedtuple("Tables", [
+    "n", "road_step", "line", "road_dist", "evac_dist", "is_evac", "evac_points", "numbered_points",
+    "trans", "linemask", "ballmask", "ball_points", "ball_count", "evac_mask", "numbered_mask",
+])
+
+Params = namedtuple("Params", [
+    "n_art", "frogman_hp", "frogman_bullets", "artillery_hp", "artillery_bullets", "ap",
+    "evac_from", "evac_to", "bottle", "mines", "last_round",
+])
+
+
+def _set_words(points) -> np.ndarray:
+    words = np.zeros(2, dtype=np.uint64)
+    for p in points:
+        words[p >> 6] |= np.uint64(1) << np.uint64(p & 63)
+    return words
+
+
+def pack_board(board, shot_range: int = 3) -> Tables:
+    """Arrays of one board for the engine; the board must have at most 128 points."""
+    n = len(board.labels)
+    if n > MAX_POINTS:
+        raise ScenarioError(board.name, "points", f"at most {MAX_POINTS} points (two 64-bit words of belief)", n)
+    road_step = np.ascontiguousarray(board.road_step, dtype=np.int64)
+    line = np.ascontiguousarray(board.line[:, :, :shot_range], dtype=np.int64)
+    road_dist = np.ascontiguousarray(board.road_dist, dtype=np.int64)
+    is_evac = np.asarray(board.is_evac, dtype=np.int64)
+    evac_points = np.flatnonzero(is_evac).astype(np.int64)
+    numbered = np.flatnonzero(is_evac == 0).astype(np.int64)
+
+    trans = np.zeros((6, 16, 256, 2), dtype=np.uint64)
+    for d in range(6):
+        for p in range(n):
+            q = road_step[p, d]
+            if q < 0:
+                continue
+            k, b = divmod(p, 8)
+            values = np.arange(256)
+            hit = (values >> b) & 1 == 1
+            trans[d, k, hit, q >> 6] |= np.uint64(1) << np.uint64(q & 63)
+
+    linemask = np.zeros((n, 6, 2), dtype=np.uint64)
+    for p in range(n):
+        for d in range(6):
+            linemask[p, d] = _set_words([c for c in line[p, d] if c >= 0])
+
+    ballmask = np.zeros((n, MAX_RADIUS + 1, 2), dtype=np.uint64)
+    ball_points = np.full((n, n), -1, dtype=np.int64)
+    ball_count = np.zeros((n, MAX_RADIUS + 1), dtype=np.int64)
+    for p in range(n):
+        order = np.argsort(road_dist[p], kind="stable")
+        ball_points[p, :] = order
+        for r in range(MAX_RADIUS + 1):
+            inside = np.flatnonzero(road_dist[p] <= r)
+            ballmask[p, r] = _set_words(inside)
+            ball_count[p, r] = inside.size
+    return Tables(n, road_step, line, road_dist, np.asarray(board.evac_dist, dtype=np.int64), is_evac,
+                  evac_points, numbered, trans, linemask, ballmask, ball_points, ball_count,
+                  _set_words(evac_points), _set_words(numbered))
+
+
+_PACKED: dict[tuple[int, int], tuple[object, Tables]] = {}
+
+
+def tables_for(board, shot_range: int) -> Tables:
+    """``pack_board`` once per board object and shot range."""
+    key = (id(board), shot_range)
+    if key not in _PACKED or _PACKED[key][0] is not board:
+        _PACKED[key] = (board, pack_board(board, shot_range))
+    return _PACKED[key][1]
+
+
+def params_for(rules: IslandNationRules) -> Params:
+    frogman_hp, frogman_bullets, artillery_hp, artillery_bullets = rules.loadout()
+    bottle = np.zeros(LAST_ROUND + 1, dtype=np.int64)
+    bottle[rules.bottle_rounds] = 1
+    return Params(rules.n_artillery, frogman_hp, frogman_bullets, artillery_hp, artillery_bullets,
+                  rules.action_points, rules.evac_from, rules.evac_to, bottle, rules.mines, LAST_ROUND)
