@@ -1,0 +1,84 @@
+"""Sensitivity tornado and skill ladder on the toy game, whose effects are known exactly."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import numpy as np
+
+from exact_toy import seat_win
+from sim.workflow.common import numeric_field
+from sim.workflow.compare import compare
+from sim.workflow.ladder import ELO, expected_score, fit_luce, ladder, ladder_figures, plan
+from sim.workflow.sensitivity import sensitivity, tornado_figure
+
+
+def test_numeric_fields_carry_bounds_and_steps(toy):
+    assert numeric_field(toy.rules_model, "bonus_chance").step == 0.1
+    sides = numeric_field(toy.rules_model, "sides")
+    assert (sides.lo, sides.hi, sides.step, sides.is_int) == (2, 12, 1, True)
+
+
+def test_tornado_moves_every_numeric_rule_one_step_within_bounds(toy):
+    t = sensitivity(toy, "base", n_games=6000, seed=2)
+    params = [r.param for r in t.rows]
+    assert set(params) == {"first_bonus", "sides", "bonus_chance"}  # not players, not the text field
+    assert params[0] == "first_bonus"  # the largest swing first
+    assert [r.swing for r in t.rows] == sorted((r.swing for r in t.rows), reverse=True)
+    by = {r.param: r for r in t.rows}
+    assert by["first_bonus"].down is None and by["first_bonus"].up.value == 1  # 0 is its lower bound
+    assert by["bonus_chance"].down is None and math.isclose(by["bonus_chance"].up.value, 0.1)
+    assert by["sides"].down.value == 5 and by["sides"].up.value == 7
+    truth = seat_win(0, sides=7) - seat_win(0)
+    assert by["sides"].up.difference.lo <= truth <= by["sides"].up.difference.hi
+
+
+def test_tornado_bars_are_the_paired_differences_of_compare(toy):
+    t = sensitivity(toy, "base", n_games=3000, seed=5)
+    move = next(r for r in t.rows if r.param == "sides").up.difference
+    direct = compare(toy, "base", None, ["sides=7"], 3000, 5)
+    assert move.diff == next(r for r in direct.rows if r.metric.name == "win_0").difference.diff
+
+
+def test_tornado_figure_is_labelled(toy):
+    fig = tornado_figure(sensitivity(toy, "base", n_games=2000, seed=1))
+    ax = fig.axes[0]
+    assert "percentage points" in ax.get_xlabel() and "sensitivity" in ax.get_title()
+    assert {t.get_text() for t in ax.get_legend().get_texts()} == {"one step down", "one step up"}
+
+
+def test_ladder_plans_rotate_the_lone_bot_through_every_seat(toy):
+    three = plan(toy, ["0", "1", "2"])
+    assert len(three) == 2 * 3  # ordered pairs × seats
+    assert sum(1 for p in three if p == {"0": "smart", "1": "naive", "2": "naive"}) == 1
+    assert len(plan(toy, ["0", "1"])) == 2  # heads-up: each bot in each seat once
+    asymmetric = replace(toy, bots={"0": ("naive", "smart"), "1": ("naive",), "2": ("smart",), "3": ("smart",)})
+    assert len(plan(asymmetric, ["0", "1", "2"])) == 2  # every combination of one bot per role
+
+
+def test_luce_fit_recovers_known_strengths():
+    """Exact expected win counts of a 3-player table with strengths (1, 2) give back log 2."""
+    tables = [[(0, 0), (1, 1), (1, 2)], [(1, 0), (0, 1), (0, 2)], [(0, 0), (0, 1), (1, 2)]]
+    counts = []
+    for table in tables:
+        s = np.array([[1.0, 2.0][b] for b, _ in table])
+        counts.append(1e6 * s / s.sum())
+    theta = fit_luce(tables, counts, 2, 3)
+    assert math.isclose(theta[1] - theta[0], math.log(2), rel_tol=1e-3)
+
+
+def test_ladder_rates_the_smart_bot_above_the_naive_one(toy):
+    lad = ladder(toy, "base", n_games=3000, seed=1, bootstrap=50)
+    smart, naive = lad.labels.index("smart"), lad.labels.index("naive")
+    assert lad.elo_lo[smart] > lad.elo_hi[naive]
+    assert lad.spread > lad.chance_spread  # skill shows above luck at these counts
+    assert 0.5 < expected_score(lad.spread) < 1
+    matrix = lad.matrix()
+    row = matrix.filter((matrix["bot"] == "smart") & (matrix["against"] == "naive"))
+    assert row["n"][0] == 3 * 3000  # one smart seat rotated through 3 seats
+    exact = np.mean([seat_win(s, smart=tuple(i == s for i in range(4))) for s in range(3)])
+    assert abs(row["rate"][0] - exact) < 4 * math.sqrt(exact * (1 - exact) / row["n"][0])
+    assert abs(lad.elo.sum()) < 1e-6 * ELO
+    figs = ladder_figures(lad)
+    assert len(figs) == 2 and "skill versus luck" in figs[0].axes[0].get_title()
