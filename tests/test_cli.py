@@ -1,0 +1,73 @@
+"""The `sim` command as a user meets it: output with intervals, exit code 2 and no traceback on bad input."""
+
+import subprocess
+import sys
+
+import pytest
+
+SIM = [sys.executable, "-m", "sim"]
+
+
+def sim(*args, cwd=None):
+    return subprocess.run(SIM + list(args), capture_output=True, text=True, cwd=cwd, timeout=600)
+
+
+def assert_user_error(proc, *fragments):
+    assert proc.returncode == 2, proc.stderr
+    assert "Traceback" not in proc.stderr + proc.stdout
+    for fragment in fragments:
+        assert fragment in proc.stderr, proc.stderr
+
+
+def test_games_lists_games_players_bots_and_scenarios():
+    proc = sim("games")
+    assert proc.returncode == 0, proc.stderr
+    assert "ocracoke" in proc.stdout and "players: 2, 3, 4" in proc.stdout
+    assert "random, naive, counter" in proc.stdout and "scenarios: " in proc.stdout
+
+
+def test_rules_marks_rule_text_and_assumed_values():
+    proc = sim("rules", "ocracoke")
+    assert proc.returncode == 0, proc.stderr
+    assert "rule text" in proc.stdout and "assumed" in proc.stdout
+
+
+def test_run_prints_rates_with_intervals_and_n():
+    proc = sim("run", "ocracoke", "--games", "20000", "--jobs", "1", "--seed", "3")
+    assert proc.returncode == 0, proc.stderr
+    assert "20,000 games" in proc.stdout and "[95% interval]" in proc.stdout and "%" in proc.stdout
+
+
+def test_unknown_game():
+    assert_user_error(sim("run", "ocracok"), "unknown game 'ocracok'", "did you mean 'ocracoke'")
+
+
+def test_unknown_key_in_a_scenario_file(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('extends = "base"\n[rules]\nplayrs = 3\n')
+    proc = sim("run", "ocracoke", "--scenario", str(bad), "--games", "10")
+    assert_user_error(proc, str(bad), "rules.playrs", "did you mean 'players'")
+
+
+def test_wrong_type_in_a_scenario_file(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('extends = "base"\n[rules]\nplayers = "four"\n')
+    assert_user_error(sim("rules", "ocracoke", "--scenario", str(bad)), str(bad), "rules.players", "'four'")
+
+
+@pytest.mark.parametrize("args,fragments", [
+    (["--players", "5"], ["--set", "rules.players", "found 5"]),
+    (["--set", "players"], ["--set", "key=value"]),
+    (["--policy", "0=genius"], ["expected one of random, naive, counter"]),
+    (["--policy", "9=random"], ["has no role '9'"]),
+    (["--scenario", "nope"], ["scenarios/ocracoke", "scenario"]),
+])
+def test_bad_command_line_values(args, fragments):
+    assert_user_error(sim("run", "ocracoke", "--games", "10", *args), *fragments)
+
+
+def test_trace_replays_a_game():
+    proc = sim("trace", "ocracoke", "--seed", "5", "--index", "3")
+    assert proc.returncode == 0, proc.stderr
+    assert len(proc.stdout.splitlines()) > 5
+    assert proc.stdout == sim("trace", "ocracoke", "--seed", "5", "--index", "3").stdout
