@@ -110,7 +110,7 @@ def changed_rules(comparison: Comparison) -> dict[str, tuple[object, object]]:
 def print_comparison(comparison: Comparison) -> None:
     from rich.table import Table
 
-    from sim.core.display import console, estimate_text
+    from sim.core.display import console
 
     c = comparison
     console.print(f"[bold]{c.spec.title}[/bold] · base {c.base.name} vs variant {c.variant.name} · "
@@ -120,19 +120,18 @@ def print_comparison(comparison: Comparison) -> None:
     for role in c.base_bots:
         if c.base_bots[role] != c.variant_bots[role]:
             console.print(f"  bot of {role}: {c.base_bots[role]} → {c.variant_bots[role]}")
-    table = Table(title="headline metrics (variant − base, 95 % paired interval, Holm over metrics)",
+    table = Table(title="headline metrics: variant − base, 95 % paired interval, Holm over metrics",
                   title_justify="left")
-    for col in ("metric", "base", "variant", "difference [95% interval]", "p", "beyond noise?"):
+    for col in ("metric", "base", "variant", "difference", "95% interval", "p", "beyond noise?"):
         table.add_column(col, justify="left" if col == "metric" else "right")
     for row in c.rows:
         d = row.difference
         if d is None:
-            table.add_row(row.metric.label, "constant", "constant", "0", "–", "no")
+            table.add_row(row.metric.label, "constant", "constant", "0", "–", "–", "no")
             continue
-        scale, unit = (100, " pt") if row.metric.kind == "rate" else (1, "")
-        table.add_row(row.metric.label, estimate_text(row.metric.kind, d.base.value, d.base.lo, d.base.hi),
-                      estimate_text(row.metric.kind, d.variant.value, d.variant.lo, d.variant.hi),
-                      f"{scale * d.diff:+.2f}{unit} [{scale * d.lo:+.2f}, {scale * d.hi:+.2f}]",
+        scale, unit, fmt = (100, " pt", "{:.2f}%") if row.metric.kind == "rate" else (1, "", "{:.3f}")
+        table.add_row(row.metric.label, fmt.format(scale * d.base.value), fmt.format(scale * d.variant.value),
+                      f"{scale * d.diff:+.2f}{unit}", f"[{scale * d.lo:+.2f}, {scale * d.hi:+.2f}]",
                       f"{d.p_value:.2g}", "[bold red]YES[/bold red]" if row.beyond_noise else "no")
     console.print(table)
     console.print(c.narrowing_summary())

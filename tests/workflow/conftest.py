@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 import toy_spec
 
 SCENARIOS = Path(__file__).parent / "scenarios"

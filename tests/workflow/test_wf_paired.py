@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
 from exact_toy import seat_win
+
 from sim.core.runner import simulate
 from sim.workflow.common import headline_metrics, scenario_of
 from sim.workflow.compare import compare

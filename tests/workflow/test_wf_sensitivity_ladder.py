@@ -6,8 +6,8 @@ import math
 from dataclasses import replace
 
 import numpy as np
-
 from exact_toy import seat_win
+
 from sim.workflow.common import numeric_field
 from sim.workflow.compare import compare
 from sim.workflow.ladder import ELO, expected_score, fit_luce, ladder, ladder_figures, plan

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import polars as pl
 import pytest
-
 from exact_toy import seat_win
+
 from sim.core.errors import UserError
 from sim.core.runner import simulate
 from sim.workflow.sweep import parse_grid, sweep, sweep_figures, write_sweep
