@@ -1,0 +1,453 @@
+"""The bots: compiled functions from what a seat may see to its choice.
+
+``random``      uniform over legal choices (every optional play is a fair coin, every target uniform).
+``partisan``    knows its own camp and keeps a belief per opponent (per mille, ``S_BELIEF + q``) that
+                the opponent is on its side, updated from meeting results and from who supports or
+                obstructs whom. Supports likely allies, obstructs likely rivals, votes in the
+                legislature by belief, picks the venue with the best expected gain, and keeps its
+                hand for the debate and poaching when they pay.
+``politician``  the partisan's play aimed at its character's own win condition: a politician whose
+                goal is a camp's election works for that camp; one who needs a full hand hoards
+                cards and debates; one who needs jailed players aims subpoenas at the nearest to
+                jail; one who needs iron votes campaigns in the grassroots.
+
+Only what a seat may see is read: its own camp, character, hand and beliefs, and public
+counts (votes, iron, subpoenas, hand sizes, cards on the venue).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sim.core.rng import randbelow
+from sim.games.wonderful_island.catalogue import C_COPIES, C_P1, C_TYPE, C_VALUE, CH_WIN
+from sim.games.wonderful_island.state import (
+    BOT_POLITICIAN,
+    BOT_RANDOM,
+    G_CAND,
+    G_N,
+    G_THRESH,
+    GRASSROOTS,
+    LEGISLATURE,
+    OBSTRUCTION,
+    P_CLEAR,
+    P_DISCARD,
+    P_DRAW,
+    P_HOSPITAL,
+    P_IRON,
+    P_MOVE,
+    P_PEEK,
+    P_SUBPOENA,
+    P_VOTES,
+    POACHING,
+    RALLY,
+    S_BELIEF,
+    S_BOT,
+    S_CHAR,
+    S_HAND_N,
+    S_HOSP,
+    S_IRON,
+    S_JAILED,
+    S_KNOWN,
+    S_SIDE,
+    S_SUBP,
+    S_VOTES,
+    STREET_SWEEP,
+    SUPPORT,
+    TG_SELF,
+    TG_VENUE_OBSTRUCTION,
+    TG_VENUE_SUPPORT,
+    TV_DEBATE,
+    W_HAND,
+    W_IRON,
+    W_JAILED,
+)
+
+ALLY = 600  # belief (per mille) from which a player counts as an ally
+RIVAL = 400  # belief up to which a player counts as a rival
+
+
+@njit(cache=True)
+def coin(rng):
+    return randbelow(rng, 2) == 1
+
+
+@njit(cache=True)
+def is_ally(seat, p, q):
+    """q is p itself or believed on p's side."""
+    if q == p:
+        return True
+    return seat[p, S_SIDE] >= 0 and seat[p, S_BELIEF + q] >= ALLY
+
+
+@njit(cache=True)
+def is_rival(seat, p, q):
+    if q == p:
+        return False
+    return seat[p, S_SIDE] < 0 or seat[p, S_BELIEF + q] <= RIVAL
+
+
+@njit(cache=True)
+def total_votes(seat, p):
+    return seat[p, S_VOTES] + seat[p, S_IRON]
+
+
+@njit(cache=True)
+def goal(seat, chars, p):
+    """The politician bot's win condition kind (-1 for every other bot)."""
+    if seat[p, S_BOT] != BOT_POLITICIAN:
+        return -1
+    return chars[seat[p, S_CHAR], CH_WIN]
+
+
+@njit(cache=True)
+def pick_character(bot, score_a, score_b, rng):
+    """WI-SETUP-1: keep one of the two characters dealt (0 or 1)."""
+    if bot == BOT_RANDOM:
+        return randbelow(rng, 2)
+    return 0 if score_a >= score_b else 1
+
+
+@njit(cache=True)
+def random_other(seat, rng, p, n, need_votes):
+    """A uniformly chosen player other than p who is not in jail (-1 if none)."""
+    count = 0
+    for q in range(n):
+        if q != p and seat[q, S_JAILED] == 0 and (not need_votes or seat[q, S_VOTES] > 0):
+            count += 1
+    if count == 0:
+        return -1
+    pick = randbelow(rng, count)
+    for q in range(n):
+        if q != p and seat[q, S_JAILED] == 0 and (not need_votes or seat[q, S_VOTES] > 0):
+            if pick == 0:
+                return q
+            pick -= 1
+    return -1
+
+
+@njit(cache=True)
+def strongest_rival(seat, p, n, need_votes):
+    """The believed rival with the most votes (plain votes only when ``need_votes``)."""
+    best, best_v = -1, -1
+    for q in range(n):
+        if q == p or seat[q, S_JAILED] != 0 or not is_rival(seat, p, q):
+            continue
+        v = seat[q, S_VOTES] if need_votes else total_votes(seat, q)
+        if need_votes and v == 0:
+            continue
+        if v > best_v:
+            best, best_v = q, v
+    return best
+
+
+@njit(cache=True)
+def nearest_to_jail(seat, p, n):
+    """The player (not p, not in jail) with the most subpoenas, ties to the most votes."""
+    best, key = -1, -1
+    for q in range(n):
+        if q != p and seat[q, S_JAILED] == 0:
+            k = seat[q, S_SUBP] * 1000 + total_votes(seat, q)
+            if k > key:
+                best, key = q, k
+    return best
+
+
+@njit(cache=True)
+def most_uncertain(seat, p, n):
+    """The player p knows least about (belief nearest one half); -1 if p knows everyone."""
+    if seat[p, S_SIDE] < 0:
+        return -1
+    best, gap = -1, 1000
+    for q in range(n):
+        if q == p or seat[q, S_JAILED] != 0 or (seat[p, S_KNOWN] >> q) & 1:
+            continue
+        d = abs(seat[p, S_BELIEF + q] - 500)
+        if d < gap:
+            best, gap = q, d
+    return best if gap < 300 else -1
+
+
+@njit(cache=True)
+def hostile_target(g, seat, chars, rng, p, prim):
+    """Whom p aims a hostile effect at (-1: hold the card)."""
+    n = g[G_N]
+    if seat[p, S_BOT] == BOT_RANDOM:
+        return random_other(seat, rng, p, n, prim == P_MOVE)
+    if goal(seat, chars, p) == W_JAILED and prim == P_SUBPOENA:
+        return nearest_to_jail(seat, p, n)
+    if prim == P_SUBPOENA:
+        for q in range(n):  # a rival one subpoena from jail goes first
+            if q != p and seat[q, S_JAILED] == 0 and seat[q, S_SUBP] == 2 and is_rival(seat, p, q):
+                return q
+    return strongest_rival(seat, p, n, prim == P_MOVE)
+
+
+@njit(cache=True)
+def self_benefit(seat, p, prim, amount):
+    """Whether an effect aimed at p itself helps p."""
+    if prim == P_VOTES or prim == P_IRON:
+        return amount > 0
+    if prim == P_DRAW:
+        return True
+    if prim == P_CLEAR:
+        return seat[p, S_SUBP] > 0
+    return False
+
+
+@njit(cache=True)
+def action_card_target(g, seat, cards, chars, rng, p, k, target_kind):
+    """WI-TURN-3: whom p plays strategy card k on at its action step (-1: keep it)."""
+    prim = cards[k, C_P1]
+    n = g[G_N]
+    bot = seat[p, S_BOT]
+    if bot == BOT_RANDOM:
+        if not coin(rng):
+            return -1
+        if target_kind == TG_SELF:
+            return p
+        return random_other(seat, rng, p, n, False)
+    if goal(seat, chars, p) == W_HAND and prim != P_DRAW:
+        return -1  # hoard
+    if target_kind == TG_SELF:
+        return p if self_benefit(seat, p, prim, cards[k, C_P1 + 1]) else -1
+    if prim == P_PEEK:
+        return most_uncertain(seat, p, n)
+    return hostile_target(g, seat, chars, rng, p, prim)
+
+
+@njit(cache=True)
+def slot_card_wanted(g, seat, cards, chars, rng, p, k):
+    """WI-CARD-1/2: whether p puts support/obstruction card k into the candidate's venue."""
+    c = g[G_CAND]
+    if seat[p, S_BOT] == BOT_RANDOM:
+        return coin(rng)
+    if goal(seat, chars, p) == W_HAND:
+        return False
+    if cards[k, C_TYPE] == SUPPORT:
+        return is_ally(seat, p, c)
+    return is_rival(seat, p, c)
+
+
+@njit(cache=True)
+def meeting_target(g, seat, rng, p):
+    """WI-CARD-4: to whom p passes a meeting card now (-1: keep it)."""
+    if seat[p, S_BOT] == BOT_RANDOM:
+        if not coin(rng):
+            return -1
+        return random_other(seat, rng, p, g[G_N], False)
+    return most_uncertain(seat, p, g[G_N])
+
+
+@njit(cache=True)
+def discard_index(seat, hand, cards, rng, p):
+    """WI-TURN-5: which card of p's hand goes to the discard pile (the least worth for bots)."""
+    n_hand = seat[p, S_HAND_N]
+    if seat[p, S_BOT] == BOT_RANDOM:
+        return randbelow(rng, n_hand)
+    best, worst = 0, 1 << 30
+    for i in range(n_hand):
+        v = cards[hand[p, i], C_VALUE]
+        if v < worst:
+            best, worst = i, v
+    return best
+
+
+@njit(cache=True)
+def wants_trade(seat, rng, p):
+    """WI-MEET-2: trade cards that would be discarded anyway for a meeting card."""
+    if seat[p, S_BOT] == BOT_RANDOM:
+        return coin(rng)
+    return seat[p, S_SIDE] >= 0
+
+
+@njit(cache=True)
+def reactive_wanted(g, seat, cards, rng, p, k, has_support, has_obstruction):
+    """WI-TURN-6: whether p plays reactive card k after the candidate's action phase."""
+    c = g[G_CAND]
+    tgt = cards[k, C_P1 + 2]
+    if tgt == TG_VENUE_SUPPORT and not has_support or tgt == TG_VENUE_OBSTRUCTION and not has_obstruction:
+        return False
+    if seat[p, S_BOT] == BOT_RANDOM:
+        return coin(rng)
+    if tgt == TG_VENUE_OBSTRUCTION:  # remove an obstruction: helps the candidate
+        return is_ally(seat, p, c)
+    return is_rival(seat, p, c)
+
+
+@njit(cache=True)
+def wants_cancel(seat, rng, victim, actor):
+    """WI-CARD-5: whether the victim spends a cancel card on a hostile card."""
+    if seat[victim, S_BOT] == BOT_RANDOM:
+        return coin(rng)
+    return not is_ally(seat, victim, actor) or actor == victim
+
+
+@njit(cache=True)
+def skill_target(g, seat, chars, rng, p, prim, amount, target_kind):
+    """WI-SKILL-2: whom p aims an optional active skill at (-1: not now)."""
+    if target_kind == TG_SELF:
+        if seat[p, S_BOT] == BOT_RANDOM:
+            return p if coin(rng) else -1
+        return p if self_benefit(seat, p, prim, amount) else -1
+    if seat[p, S_BOT] == BOT_RANDOM:
+        return random_other(seat, rng, p, g[G_N], prim == P_MOVE) if coin(rng) else -1
+    if prim == P_PEEK:
+        return most_uncertain(seat, p, g[G_N])
+    return hostile_target(g, seat, chars, rng, p, prim)
+
+
+@njit(cache=True)
+def support_in_hand(seat, hand, cards, p):
+    count = 0
+    for i in range(seat[p, S_HAND_N]):
+        if cards[hand[p, i], C_TYPE] == SUPPORT:
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def pick_venue(g, seat, hand, cards, chars, rng, c):
+    """WI-ROUND-3: the candidate's venue; bots other than random take the best expected gain."""
+    if seat[c, S_BOT] == BOT_RANDOM:
+        return randbelow(rng, 6)
+    n = g[G_N]
+    g_kind = goal(seat, chars, c)
+    if g_kind == W_HAND:
+        return TV_DEBATE
+    if g_kind == W_IRON:
+        return GRASSROOTS
+    bonus = support_in_hand(seat, hand, cards, c) // 2
+    value = np.zeros(6)
+    value[RALLY] = 3.0 + bonus
+    value[GRASSROOTS] = 1.15 * (2 + bonus)
+    value[STREET_SWEEP] = 2.53 + 0.9 * bonus
+    voters, allies = 0, 1
+    for q in range(n):
+        if seat[q, S_JAILED] == 0:
+            voters += 1
+            if q != c and is_ally(seat, c, q):
+                allies += 1
+    value[LEGISLATURE] = 3.0 if allies + bonus >= (voters + 1) // 2 else 1.2
+    target = strongest_rival(seat, c, n, True)
+    if target >= 0:
+        value[POACHING] = min(seat[target, S_VOTES], (seat[c, S_HAND_N] + bonus) // 2) * 1.0
+    value[TV_DEBATE] = 1.5
+    best = 0
+    for v in range(6):
+        if value[v] > value[best]:
+            best = v
+    return best
+
+
+@njit(cache=True)
+def will_debate(seat, rng, q):
+    """WI-V-DEBATE-1: whether q takes part in the candidate's TV debate."""
+    if seat[q, S_BOT] == BOT_RANDOM:
+        return coin(rng)
+    return seat[q, S_HAND_N] >= 2
+
+
+@njit(cache=True)
+def legislature_yes(g, seat, rng, q, c):
+    """WI-V-LEG-1: q raises a hand for the candidate's bill without being offered anything."""
+    if seat[q, S_BOT] == BOT_RANDOM:
+        return coin(rng)
+    return is_ally(seat, q, c)
+
+
+@njit(cache=True)
+def legislature_offers(seat, c):
+    """WI-V-LEG-2: whether the candidate buys hands with votes (the random bot never bargains)."""
+    return seat[c, S_BOT] != BOT_RANDOM
+
+
+@njit(cache=True)
+def accepts_offer(g, seat, q, c, votes_left):
+    """WI-V-LEG-2: q takes one vote for a hand unless the bill would elect a rival."""
+    if seat[q, S_BOT] == BOT_RANDOM:
+        return True
+    return is_ally(seat, q, c) or total_votes(seat, c) + votes_left < g[G_THRESH]
+
+
+@njit(cache=True)
+def poach_target(g, seat, rng, c):
+    """WI-V-POACH-1: the player the candidate poaches from (-1: nobody has votes)."""
+    if seat[c, S_BOT] == BOT_RANDOM:
+        return random_other(seat, rng, c, g[G_N], True)
+    q = strongest_rival(seat, c, g[G_N], True)
+    if q < 0:
+        best = -1
+        for r in range(g[G_N]):
+            if r != c and seat[r, S_JAILED] == 0 and seat[r, S_VOTES] > 0:
+                if best < 0 or seat[r, S_VOTES] > seat[best, S_VOTES]:
+                    best = r
+        q = best
+    return q
+
+
+@njit(cache=True)
+def poach_plays_card(seat, rng, c):
+    """WI-V-POACH-1: whether the candidate lays a given hand card in the poaching."""
+    if seat[c, S_BOT] == BOT_RANDOM:
+        return coin(rng)
+    return True
+
+
+@njit(cache=True)
+def poach_resists(seat, rng, q, c):
+    """WI-V-POACH-2: whether q matches the candidate's cards (an ally may let the votes go)."""
+    if seat[q, S_BOT] == BOT_RANDOM:
+        return coin(rng)
+    return not is_ally(seat, q, c)
+
+
+@njit(cache=True)
+def issue_choice(seat, hand, cards, rng, c):
+    """WI-V-DEBATE-4/8: hand index of the issue card (-1: no issue, everybody succeeds)."""
+    n_hand = seat[c, S_HAND_N]
+    if n_hand == 0:
+        return -1
+    if seat[c, S_BOT] == BOT_RANDOM:
+        return randbelow(rng, n_hand + 1) - 1
+    best, rarest = 0, 1 << 30
+    for i in range(n_hand):
+        copies = cards[hand[c, i], C_COPIES]
+        if copies < rarest:
+            best, rarest = i, copies
+    return best
+
+
+@njit(cache=True)
+def wants_combined(seat, rng, c):
+    """WI-V-DEBATE-6: whether the candidate makes a combined issue when it may."""
+    if seat[c, S_BOT] == BOT_RANDOM:
+        return coin(rng)
+    return True
+
+
+@njit(cache=True)
+def debates_to_win(g, seat, rng, q, c, pending):
+    """WI-V-DEBATE-7: whether q meets the issue when it can (an ally may lose on purpose)."""
+    if seat[q, S_BOT] == BOT_RANDOM:
+        return coin(rng)
+    if is_ally(seat, q, c) and seat[q, S_SIDE] >= 0 and total_votes(seat, c) + pending + 1 >= g[G_THRESH]:
+        return False
+    return True
+
+
+@njit(cache=True)
+def hostile_primitive(prim, amount):
+    return prim == P_SUBPOENA or prim == P_HOSPITAL or prim == P_DISCARD or prim == P_MOVE or (
+        prim == P_VOTES and amount < 0)
+
+
+@njit(cache=True)
+def is_obstruction(cards, k):
+    return cards[k, C_TYPE] == OBSTRUCTION
+
+
+@njit(cache=True)
+def hospitalised(seat, p):
+    return seat[p, S_HOSP] >= 0

@@ -1,0 +1,85 @@
+"""The state of one Wonderful Island game as a few int64 arrays that compiled code holds.
+
+``st = (g, seat, hand, mhand, piles, log)``:
+
+``g``      globals (``G_*``): pool, supplies, pile sizes, threshold, round, candidate, venue, ...
+``seat``   one row per player (``S_*``): camp, character, votes, iron, subpoenas, jail, hospital,
+           hand size, bot, the side it works for and its belief (per mille) that each other player
+           is on that side
+``hand``   effect cards in hand (card kinds), ``hand[p, :seat[p, S_HAND_N]]``
+``mhand``  meeting cards in hand (meeting kinds)
+``piles``  rows ``PILE_*``: draw pile, discard pile, meeting pile, venue slots (card, owner)
+``log``    trace events, four ints each (empty when not tracing)
+
+``tab = (cards, chars, meets, R)``: the catalogue tables (see :mod:`.catalogue`) and one row of
+rule values ``R[0, R_*]``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+MAX_PLAYERS = 8
+HMAX = 40  # hand capacity; a card drawn beyond it goes to the discard pile (never reached in play)
+MHMAX = 16
+PILE_W = 128
+
+# camps and bots
+BLUE, GREEN, POLITICIAN = 0, 1, 2
+BOT_RANDOM, BOT_PARTISAN, BOT_POLITICIAN = 0, 1, 2
+
+# card types, timings, primitives, targets, triggers, conditions (the catalogue's order)
+SUPPORT, OBSTRUCTION, STRATEGY = 0, 1, 2
+T_SLOT, T_ACTION, T_REACTIVE, T_RESPONSE = 0, 1, 2, 3
+(P_NONE, P_VOTES, P_IRON, P_SUBPOENA, P_CLEAR, P_HOSPITAL, P_DRAW, P_DISCARD, P_MOVE, P_CANCEL, P_PEEK,
+ P_SUPPORT) = range(12)
+TG_SELF, TG_CANDIDATE, TG_OTHER, TG_OTHERS, TG_VENUE_SUPPORT, TG_VENUE_OBSTRUCTION, TG_INCOMING, TG_SENDER = range(8)
+TR_TURN_START, TR_OWN_CAMPAIGN, TR_OTHERS_CAMPAIGN, TR_SUBPOENAED, TR_HOSPITALIZED = range(5)
+W_VOTES, W_IRON, W_CAMP, W_JAILED, W_HAND = range(5)
+
+# venues
+RALLY, GRASSROOTS, STREET_SWEEP, LEGISLATURE, POACHING, TV_DEBATE = range(6)
+
+# end reasons
+END_NONE, END_THRESHOLD, END_POLITICIAN, END_FORCED, END_LAST_OUT = range(5)
+END_NAMES = ("none", "threshold", "politician", "forced", "last_out")
+
+# globals
+(G_N, G_POOL, G_IRON_LEFT, G_REMOVED, G_DECK_N, G_DISC_N, G_MDECK_N, G_SLOT_N, G_THRESH, G_ROUND, G_TURN,
+ G_CAND, G_VENUE, G_SETTLING, G_DELTA, G_EXTRA_SUP, G_ENDED, G_END_REASON, G_LOG_N, G_JAILS, G_HOSPS,
+ G_THRESH_RAISED, G_VENUE_GAIN, G_SUPPORT, G_MEET_USED, G_IRON_GONE) = range(26)
+G_SIZE = 26
+
+# seat columns
+(S_CAMP, S_CHAR, S_VOTES, S_IRON, S_SUBP, S_JAILED, S_HOSP, S_PAUSED, S_HAND_N, S_MEET_N, S_PLAYED, S_WON,
+ S_BOT, S_SIDE, S_DEBATER, S_KNOWN, S_HOSP_EVER) = range(17)
+S_BELIEF = 17  # S_BELIEF + q: per-mille belief that q is on this player's side
+S_SIZE = S_BELIEF + MAX_PLAYERS
+
+# piles
+PILE_DECK, PILE_DISC, PILE_MDECK, PILE_SLOT_CARD, PILE_SLOT_OWNER = range(5)
+
+# rule values R[0, ...]
+(R_PLAYERS, R_BLUE, R_GREEN, R_POL, R_POOL, R_START, R_ROUNDS, R_THRESH, R_SLOTS, R_CHARS_DEALT, R_HAND,
+ R_MEET, R_MEET_FEWER, R_MEET_REMOVE, R_DRAW, R_LIMIT, R_TRADE, R_JAIL, R_IRON, R_SUP_PER, R_RALLY, R_GRASS,
+ R_LEG, R_DEB_WIN, R_DEB_WALK, R_DICE) = range(26)
+R_SIZE = 26
+
+# trace events: code, a, b, c
+(E_SEAT, E_ROUND, E_CAMPAIGN, E_DRAW, E_PLAY, E_EFFECT, E_MEETING, E_DISCARD, E_REACT, E_CANCEL, E_DICE,
+ E_VENUE, E_SETTLE, E_JAIL, E_HOSPITAL, E_LEGISLATURE, E_POACH, E_DEBATE, E_THRESHOLD, E_END, E_WIN,
+ E_SKIP, E_SKILL, E_DEBATE_ASK, E_ISSUE, E_TRADE, E_HOSP_OUT, E_VOTE_SPLIT, E_RESOLVE) = range(29)
+
+# venue statistics buckets by support cards: 0-1, 2-3, 4+
+SUPPORT_BUCKETS = ("0-1", "2-3", "4+")
+
+
+def new_state(log_events: int = 0) -> tuple:
+    """Arrays for one game (reused across the games of a batch)."""
+    g = np.zeros(G_SIZE, dtype=np.int64)
+    seat = np.zeros((MAX_PLAYERS, S_SIZE), dtype=np.int64)
+    hand = np.zeros((MAX_PLAYERS, HMAX), dtype=np.int64)
+    mhand = np.zeros((MAX_PLAYERS, MHMAX), dtype=np.int64)
+    piles = np.zeros((5, PILE_W), dtype=np.int64)
+    log = np.zeros(4 * log_events, dtype=np.int64)
+    return g, seat, hand, mhand, piles, log
