@@ -61,7 +61,7 @@ def sweep_command(
 ) -> None:
     """Headline metrics over a grid of rule values: CSV, Parquet and a plot with 95 % bands."""
     from sim.core.display import console
-    from sim.workflow.common import resolve_game
+    from sim.workflow.common import latin, resolve_game
     from sim.workflow.sweep import parse_grid, sweep, write_sweep
 
     spec = resolve_game(game)
@@ -74,7 +74,7 @@ def sweep_command(
                    else parse_grid(spec.rules_model, p, None, range_.pop(0)))
     frame = sweep(spec, scenario, grid, games, seed, _jobs(jobs), parse_policies(policy))
     stem = f"{spec.name}-sweep-" + "-".join(param)
-    paths = write_sweep(frame, list(grid), out, stem, f"{spec.title}: sweep of {' × '.join(param)}")
+    paths = write_sweep(frame, list(grid), out, stem, f"{latin(spec.title)}: sweep of {' × '.join(param)}")
     from sim.core.display import print_frame
 
     print_frame(frame.drop("kind"), f"sweep ({games:,} games per point, seed {seed}, same streams at every point)")

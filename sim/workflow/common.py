@@ -4,6 +4,7 @@ rule fields with their bounds and steps, and playing a range of game indices in 
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,6 +19,12 @@ from sim.core.runner import RunSummary, _iter_parallel, chunk_plan, resolve_scen
 from sim.core.scenario import Scenario
 
 DEFAULT_CHUNK = 1 << 15
+_NON_LATIN = re.compile(r"[^\u0000-\u024F\u2010-\u2027\u2030-\u205E\u2190-\u22FF]+")
+
+
+def latin(text: str) -> str:
+    """Text the plots' font (DejaVu Sans) can show: other scripts are dropped, e.g. a title's Chinese name."""
+    return re.sub(r"\(\s*\)", "", _NON_LATIN.sub("", text)).strip()
 
 
 def resolve_game(game: str | GameSpec) -> GameSpec:

@@ -25,10 +25,9 @@ from pathlib import Path
 import numpy as np
 
 import sim
-from sim.core import stats
+from sim.core import registry, stats
 from sim.core.errors import UserError
 from sim.core.game import Chunk, GameSpec, Metric
-from sim.core.registry import all_games
 from sim.workflow.common import headline_metrics, play_range, resolve_game, scenario_of
 
 FAMILY_ALPHA = 0.01
@@ -101,7 +100,7 @@ def update(games: list[str | GameSpec], jobs: int = 1, folder: Path | None = Non
            family: int | None = None) -> list[Path]:
     """Rewrite the baselines on purpose: BASELINE_FACTOR × n0 games of each base scenario."""
     specs = [resolve_game(g) for g in games]
-    m = family or _family_size(list(all_games().values()) or specs)
+    m = family or _family_size(list(registry.all_games().values()) or specs)
     n_b = BASELINE_FACTOR * equal_arm_games(m)
     paths = []
     for spec in specs:
@@ -145,7 +144,7 @@ def check(games: list[str | GameSpec] | None = None, jobs: int = 1, folder: Path
     ``shifted`` (for measuring the detection rate only) maps game → metric → a deliberate move
     added to the check's outcomes, see :func:`shift_spec`.
     """
-    specs = [resolve_game(g) for g in games] if games else list(all_games().values())
+    specs = [resolve_game(g) for g in games] if games else list(registry.all_games().values())
     began = time.perf_counter()
     loaded = [(s, Baseline.load(s.name, folder)) for s in specs]
     missing = [s.name for s, b in loaded if b is None]

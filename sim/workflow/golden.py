@@ -12,8 +12,8 @@ from pathlib import Path
 
 import numpy as np
 
+from sim.core import registry
 from sim.core.game import GameSpec
-from sim.core.registry import all_games
 from sim.workflow.common import resolve_game, scenario_of
 
 CASES = ((0, 0), (0, 1), (1, 17))  # (seed, game index) recorded for every game
@@ -49,7 +49,7 @@ def parse_case(path: Path) -> tuple[str, str, int, int]:
 
 def refresh(games: list[str | GameSpec] | None = None, folder: Path | None = None) -> list[Path]:
     """Record the golden traces of the given games (default: every registered game)."""
-    specs = [resolve_game(g) for g in games] if games else list(all_games().values())
+    specs = [resolve_game(g) for g in games] if games else list(registry.all_games().values())
     written = []
     for spec in specs:
         for seed, index in CASES:
@@ -62,7 +62,7 @@ def refresh(games: list[str | GameSpec] | None = None, folder: Path | None = Non
 
 def stale(games: list[str | GameSpec] | None = None, folder: Path | None = None) -> list[Path]:
     """Golden files whose replay no longer matches, byte for byte."""
-    specs = {s.name: s for s in ([resolve_game(g) for g in games] if games else all_games().values())}
+    specs = {s.name: s for s in ([resolve_game(g) for g in games] if games else registry.all_games().values())}
     changed = []
     for path in sorted((folder or golden_dir()).glob("*/*.txt")):
         name, scenario, seed, index = parse_case(path)

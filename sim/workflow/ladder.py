@@ -27,7 +27,7 @@ from scipy.special import logsumexp
 from sim.core.game import GameSpec
 from sim.core.runner import simulate
 from sim.core.scenario import Scenario
-from sim.workflow.common import active_roles, is_seated, resolve_game, scenario_of
+from sim.workflow.common import active_roles, is_seated, latin, resolve_game, scenario_of
 
 ELO = 400 / math.log(10)
 BOOTSTRAP = 200
@@ -54,11 +54,27 @@ class Ladder:
     elo: np.ndarray
     elo_lo: np.ndarray
     elo_hi: np.ndarray
-    chance_spread: float  # 95th percentile of (max - min) Elo when all bots are alike
+    chance_spreads: dict[str, float]  # per group: 95th percentile of (max - min) Elo when all bots are alike
 
     @property
-    def spread(self) -> float:
-        return float(self.elo.max() - self.elo.min())
+    def groups(self) -> dict[str, list[int]]:
+        """Bots that compete for the same place: all bots when seated, else the bots of each role."""
+        return _groups(self.labels, self.seated)
+
+    def spreads(self) -> dict[str, tuple[str, str, float]]:
+        """Per group: (strongest, weakest, Elo gap)."""
+        out = {}
+        for group, idx in self.groups.items():
+            top = max(idx, key=lambda i: self.elo[i])
+            low = min(idx, key=lambda i: self.elo[i])
+            out[group] = (self.labels[top], self.labels[low], float(self.elo[top] - self.elo[low]))
+        return out
+
+    def skill_text(self) -> list[str]:
+        """One line per group: strongest minus weakest, its head-to-head meaning, and chance alone."""
+        return [f"{group}: {top} - {low} = {gap:.0f} Elo (head-to-head expectation "
+                f"{100 * expected_score(gap):.1f}%); chance alone spreads <= {self.chance_spreads[group]:.0f} Elo"
+                for group, (top, low, gap) in self.spreads().items()]
 
     def matrix(self) -> pl.DataFrame:
         """Seated: win rate of one row bot among column bots. Otherwise: win rate of each role's bot per combination."""
@@ -162,14 +178,25 @@ def ladder(game: str | GameSpec, scenario: str | Path | Scenario = "base", n_gam
                                         zip(matchups, observed, strict=True)], len(labels), len(seats))
                       for _ in range(bootstrap)])
     null_p = _null_rates(matchups, observed, seated)
-    spreads = []
+    groups = _groups(labels, seated)
+    spreads: dict[str, list[float]] = {g: [] for g in groups}
     for _ in range(bootstrap):
         null = fit_luce(tables, [rng.binomial(m.n, p).astype(float) for m, p in zip(matchups, null_p, strict=True)],
                         len(labels), len(seats))
-        spreads.append(ELO * (null.max() - null.min()))
+        for group, idx in groups.items():
+            spreads[group].append(ELO * float(null[idx].max() - null[idx].min()))
     lo, hi = np.percentile(boots, [2.5, 97.5], axis=0) if bootstrap else (theta, theta)
-    return Ladder(spec, scen, n_games, seed, seated, matchups, labels, ELO * theta, ELO * lo, ELO * hi,
-                  float(np.percentile(spreads, 95)) if spreads else math.nan)
+    chance = {g: float(np.percentile(v, 95)) if v else math.nan for g, v in spreads.items()}
+    return Ladder(spec, scen, n_games, seed, seated, matchups, labels, ELO * theta, ELO * lo, ELO * hi, chance)
+
+
+def _groups(labels: list[str], seated: bool) -> dict[str, list[int]]:
+    if seated:
+        return {"bots": list(range(len(labels)))}
+    groups: dict[str, list[int]] = {}
+    for i, label in enumerate(labels):
+        groups.setdefault(label.split(":", 1)[0], []).append(i)
+    return groups
 
 
 def _null_rates(matchups: list[Matchup], observed: list[np.ndarray], seated: bool) -> list[np.ndarray]:
@@ -197,16 +224,13 @@ def ladder_figures(lad: Ladder):
     ax.barh(y, lad.elo[order], color="tab:green", alpha=0.8, label="Elo rating (mean 0)")
     ax.errorbar(lad.elo[order], y, xerr=[lad.elo[order] - lad.elo_lo[order], lad.elo_hi[order] - lad.elo[order]],
                 fmt="none", ecolor="black", capsize=3, label="95 % bootstrap interval")
-    half = lad.chance_spread / 2
+    half = max(lad.chance_spreads.values()) / 2
     ax.axvspan(-half, half, color="grey", alpha=0.25,
-               label=f"spread from chance alone (95 %: {lad.chance_spread:.0f} Elo)")
+               label=f"spread from chance alone (95 %: {2 * half:.0f} Elo)")
     ax.set_yticks(y, [lad.labels[i] for i in order])
     ax.axvline(0, color="black", linewidth=0.8)
     ax.set_xlabel("rating (Elo points; 400 = 10:1 odds head to head)")
-    gap = lad.spread
-    ax.set_title(f"{lad.spec.title}: skill versus luck\nstrongest − weakest = {gap:.0f} Elo "
-                 f"(head-to-head expectation {100 * expected_score(gap):.1f}%); chance alone ≤ "
-                 f"{lad.chance_spread:.0f} Elo", fontsize=10)
+    ax.set_title(f"{latin(lad.spec.title)}: skill versus luck\n" + "\n".join(lad.skill_text()), fontsize=9)
     ax.legend(fontsize=7, loc="lower right")
     ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()
@@ -250,6 +274,5 @@ def print_ladder(lad: Ladder) -> None:
         hi=pl.Series([e.hi for e in est])), "win-rate matrix")
     for i in np.argsort(-lad.elo):
         console.print(f"  {lad.labels[i]:>24}  Elo {lad.elo[i]:+7.1f}  [{lad.elo_lo[i]:+7.1f}, {lad.elo_hi[i]:+7.1f}]")
-    console.print(f"strongest − weakest: {lad.spread:.0f} Elo (head-to-head expectation "
-                  f"{100 * expected_score(lad.spread):.1f}%); pure chance at these game counts spreads ≤ "
-                  f"{lad.chance_spread:.0f} Elo (95 %)")
+    for line in lad.skill_text():
+        console.print(line)

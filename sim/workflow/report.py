@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import re
 import textwrap
 import time
 from dataclasses import dataclass, field
@@ -22,11 +21,11 @@ import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.backends.backend_pdf import PdfPages  # noqa: E402
 
 import sim  # noqa: E402
+from sim.core import registry  # noqa: E402
 from sim.core.game import GameSpec  # noqa: E402
-from sim.core.registry import all_games  # noqa: E402
 from sim.core.runner import SimResult, simulate  # noqa: E402
-from sim.workflow.common import resolve_game, scenario_of  # noqa: E402
-from sim.workflow.ladder import Ladder, expected_score, ladder, ladder_figures  # noqa: E402
+from sim.workflow.common import latin, resolve_game, scenario_of  # noqa: E402
+from sim.workflow.ladder import Ladder, ladder, ladder_figures  # noqa: E402
 from sim.workflow.sensitivity import Tornado, sensitivity, tornado_figure  # noqa: E402
 
 PAGE = (8.27, 11.69)  # A4 portrait, inches
@@ -34,14 +33,6 @@ ROWS_PER_PAGE = 34
 HEADLINE_GAMES = 50_000  # Wilson half-width at p = 0.5: 1.96 * sqrt(0.25 / 50000) = 0.44 points
 ANALYSIS_GAMES = 20_000
 LADDER_GAMES = 5_000
-_NON_LATIN = re.compile(r"[^\u0000-\u024F\u2010-\u2027\u2030-\u205E\u2190-\u22FF]+")
-
-
-def latin(text: str) -> str:
-    """Text the PDF's font can show: characters outside Latin and common symbols are dropped."""
-    return re.sub(r"\(\s*\)", "", _NON_LATIN.sub("", text)).strip()
-
-
 @dataclass
 class GameReport:
     spec: GameSpec
@@ -193,10 +184,9 @@ def overview(reports: list[GameReport], out: Path, total_s: float) -> Path:
             fig.text(0.09, y, latin(f"{r['label']}: {est}"), fontsize=8.5, va="top")
             y -= 0.019
         if rep.ladder is not None:
-            fig.text(0.09, y, latin(f"skill ladder: strongest - weakest bot {rep.ladder.spread:.0f} Elo "
-                                    f"(head to head {100 * expected_score(rep.ladder.spread):.0f}%); chance alone "
-                                    f"<= {rep.ladder.chance_spread:.0f} Elo"), fontsize=8.5, va="top")
-            y -= 0.019
+            for line in rep.ladder.skill_text():
+                fig.text(0.09, y, latin(f"skill ladder, {line}"), fontsize=8.5, va="top")
+                y -= 0.019
         if rep.tornado is not None and rep.tornado.rows:
             top = rep.tornado.rows[0]
             fig.text(0.09, y, latin(f"most sensitive rule for {rep.tornado.metric.label}: {top.param} "
@@ -215,7 +205,7 @@ def overview(reports: list[GameReport], out: Path, total_s: float) -> Path:
 def report(games: list[str | GameSpec] | None = None, out: Path = Path("reports"), n_games: int = HEADLINE_GAMES,
            analysis_games: int = ANALYSIS_GAMES, ladder_games: int = LADDER_GAMES, seed: int = 0,
            jobs: int = 1) -> tuple[list[GameReport], Path, float]:
-    specs = [resolve_game(g) for g in games] if games else list(all_games().values())
+    specs = [resolve_game(g) for g in games] if games else list(registry.all_games().values())
     began = time.perf_counter()
     reports = [game_report(s, out, n_games, analysis_games, ladder_games, seed, jobs) for s in specs]
     total = time.perf_counter() - began

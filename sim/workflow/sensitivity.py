@@ -20,6 +20,7 @@ from sim.workflow.common import (
     default_metric,
     find_metric,
     format_value,
+    latin,
     numeric_fields,
     resolve_game,
     scenario_of,
@@ -124,7 +125,7 @@ def tornado_figure(tornado: Tornado):
     ax.set_yticks(list(ys), [f"{r.param} = {format_value(r.base_value, r.is_int)}" for r in rows])
     ax.axvline(0, color="black", linewidth=0.8)
     ax.set_xlabel(f"change in {tornado.metric.label} ({unit}), 95 % paired interval")
-    ax.set_title(f"{tornado.spec.title}: sensitivity of {tornado.metric.label} to one rule step\n"
+    ax.set_title(f"{latin(tornado.spec.title)}: sensitivity of {tornado.metric.label} to one rule step\n"
                  f"({tornado.n_games:,} paired games per move, seed {tornado.seed}; labels: moved value)")
     handles, labels = ax.get_legend_handles_labels()
     if handles:

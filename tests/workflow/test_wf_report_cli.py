@@ -7,7 +7,8 @@ from pypdf import PdfReader
 from typer.testing import CliRunner
 
 from sim.core.errors import UserError
-from sim.workflow.report import latin, report
+from sim.workflow.common import latin
+from sim.workflow.report import report
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,7 @@ from dataclasses import replace
 import numpy as np
 from exact_toy import seat_win
 
-from sim.workflow.common import numeric_field
+from sim.workflow.common import numeric_field, scenario_of
 from sim.workflow.compare import compare
 from sim.workflow.ladder import ELO, expected_score, fit_luce, ladder, ladder_figures, plan
 from sim.workflow.sensitivity import sensitivity, tornado_figure
@@ -57,6 +57,17 @@ def test_ladder_plans_rotate_the_lone_bot_through_every_seat(toy):
     assert len(plan(asymmetric, ["0", "1", "2"])) == 2  # every combination of one bot per role
 
 
+def test_asymmetric_ladder_rates_bots_within_their_role(toy):
+    """Where roles differ, the spread is measured among the bots of one role."""
+    asymmetric = replace(toy, bots={"0": ("naive", "smart"), "1": ("naive",), "2": ("naive",), "3": ("naive",)})
+    four = scenario_of(asymmetric, "base", ["players=4"])
+    lad = ladder(asymmetric, four, n_games=2000, seed=2, bootstrap=20)
+    assert set(lad.groups) == {"0", "1", "2", "3"}
+    top, low, gap = lad.spreads()["0"]
+    assert (top, low) == ("0:smart", "0:naive") and gap > lad.chance_spreads["0"]
+    assert lad.spreads()["1"][2] == 0  # one bot: no spread
+
+
 def test_luce_fit_recovers_known_strengths():
     """Exact expected win counts of a 3-player table with strengths (1, 2) give back log 2."""
     tables = [[(0, 0), (1, 1), (1, 2)], [(1, 0), (0, 1), (0, 2)], [(0, 0), (0, 1), (1, 2)]]
@@ -72,8 +83,11 @@ def test_ladder_rates_the_smart_bot_above_the_naive_one(toy):
     lad = ladder(toy, "base", n_games=3000, seed=1, bootstrap=50)
     smart, naive = lad.labels.index("smart"), lad.labels.index("naive")
     assert lad.elo_lo[smart] > lad.elo_hi[naive]
-    assert lad.spread > lad.chance_spread  # skill shows above luck at these counts
-    assert 0.5 < expected_score(lad.spread) < 1
+    (top, low, gap), = lad.spreads().values()
+    assert (top, low) == ("smart", "naive")
+    assert gap > lad.chance_spreads["bots"]  # skill shows above luck at these counts
+    assert 0.5 < expected_score(gap) < 1
+    assert "smart - naive" in lad.skill_text()[0]
     matrix = lad.matrix()
     row = matrix.filter((matrix["bot"] == "smart") & (matrix["against"] == "naive"))
     assert row["n"][0] == 3 * 3000  # one smart seat rotated through 3 seats
