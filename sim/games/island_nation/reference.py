@@ -1,0 +1,452 @@
+"""Island Nation in plain Python, one game at a time: the cross-check and the speed baseline.
+
+Written for clarity from docs/rules/island-nation.md and the bots' descriptions, sharing nothing
+with the batch engine but the scenario and the map loader: the public belief is a Python set of
+points, randomness is a ``random.Random`` per game. Its outcome distributions must agree with the
+engine's within sampling error (tests/island_nation/test_in_reference.py).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+
+from sim.games.island_nation.board import Board
+
+FAR = 6
+ROUNDS = 10
+REASONS = ("escape", "all artillery dead", "catch", "shot", "time")
+FROGMAN_BOTS = ("random", "runner", "ghost")
+ARTILLERY_BOTS = ("random", "patrol", "hunter")
+
+
+@dataclass
+class Artillery:
+    point: int
+    hp: int
+    bullets: int
+    traitor: bool = False
+
+    @property
+    def alive(self) -> bool:
+        return self.hp > 0
+
+
+@dataclass
+class Outcome:
+    winner: str  # "frogman" or "artillery"
+    reason: str  # one of REASONS
+    end_round: int
+    escape_round: int = 0
+    public_sizes: list[int] = field(default_factory=list)
+
+
+_LISTS: dict[tuple[int, int], tuple] = {}
+
+
+def as_lists(board: Board, shot_range: int) -> tuple:
+    """The board's arrays as Python lists (read once per board): road steps, road distances,
+    shot lines up to the range, evac flags."""
+    key = (id(board), shot_range)
+    if key not in _LISTS:
+        lines = [[[c for c in line[:shot_range] if c >= 0] for line in row] for row in board.line.tolist()]
+        _LISTS[key] = (board.road_step.tolist(), board.road_dist.tolist(), lines, [bool(e) for e in board.is_evac])
+    return _LISTS[key]
+
+
+class Game:
+    """One game: the board, the rules, the two bots, and a random source."""
+
+    def __init__(self, board: Board, rules, frogman_bot: str, artillery_bot: str, rng: random.Random):
+        self.b = board
+        self.n = len(board.labels)
+        self.rules = rules
+        self.fbot = frogman_bot
+        self.abot = artillery_bot
+        self.rng = rng
+        self.roads, self.distances, self.lines, self.is_evac = as_lists(board, rules.shot_range)
+        self.evac = [p for p in range(self.n) if board.is_evac[p]]
+        self.numbered = [p for p in range(self.n) if not board.is_evac[p]]
+        fhp, fbul, ahp, abul = rules.loadout()
+        self.frogman_hp, self.frogman_bullets = fhp, fbul
+        self.artillery_hp, self.artillery_bullets = ahp, abul
+        self.mines = rules.mines
+        self.mine_at: int | None = None
+        self.round = 0
+        self.over: Outcome | None = None
+        self.sizes: list[int] = []
+
+    # ------------------------------------------------------------ board helpers
+
+    def step(self, p: int, d: int) -> int:
+        """Road step from p in direction d (0..5), or -1."""
+        return self.roads[p][d]
+
+    def dist(self, p: int, q: int) -> int:
+        return self.distances[p][q]
+
+    def shot_line(self, p: int, d: int) -> list[int]:
+        return self.lines[p][d]
+
+    def artillery_points(self) -> set[int]:
+        return {a.point for a in self.arts if a.alive}
+
+    def loyal(self) -> list[Artillery]:
+        return [a for a in self.arts if a.alive and not a.traitor]
+
+    def in_window(self) -> bool:
+        return self.rules.evac_from <= self.round <= self.rules.evac_to
+
+    def end(self, winner: str, reason: str) -> None:
+        self.over = Outcome(winner, reason, self.round)
+
+    # ------------------------------------------------------------ the game
+
+    def play(self) -> Outcome:
+        self.frogman = self.rng.choice(self.numbered)
+        self.arts: list[Artillery] = []
+        for k in range(self.rules.players - 1):
+            self.arts.append(Artillery(self.place_artillery(k), self.artillery_hp, self.artillery_bullets))
+        self.public = set(self.numbered)
+        for self.round in range(1, ROUNDS + 1):
+            self.frogman_turn()
+            if self.over:
+                break
+            for k, art in enumerate(self.arts):
+                if art.alive:
+                    self.artillery_turn(k, art)
+                    if self.over:
+                        break
+            if self.over:
+                break
+            self.sizes.append(len(self.public))
+        if not self.over:
+            self.round = ROUNDS
+            self.end("artillery", "time")
+        self.over.public_sizes = self.sizes
+        return self.over
+
+    def place_artillery(self, k: int) -> int:
+        if self.abot == "patrol":
+            return self.evac[k % len(self.evac)]
+        if self.abot == "hunter":
+            if k == 0:
+                return self.rng.choice(self.numbered)
+            offset = self.rng.randrange(len(self.numbered))
+            order = self.numbered[offset:] + self.numbered[:offset]
+            placed = [a.point for a in self.arts]
+            return max(order, key=lambda q: min(self.dist(p, q) for p in placed))
+        return self.rng.randrange(self.n)
+
+    # ------------------------------------------------------------ the frogman
+
+    def frogman_turn(self) -> None:
+        start = self.frogman
+        hidden = self.round in self.rules.bottle_rounds
+        if hidden:
+            self.public = {start}
+        spent = shots = 0
+        d = self.choose_frogman_shot()
+        if d is not None:
+            self.frogman_shoots(d, hidden)
+            spent = shots = 1
+            if self.over:
+                return
+        blocked = self.artillery_points()
+        path = [start]
+        while spent < self.rules.action_points:
+            d = self.choose_frogman_step(spent, hidden, blocked)
+            if d is None:
+                break
+            self.frogman = self.step(self.frogman, d)
+            path.append(self.frogman)
+            spent += 1
+            if not hidden:
+                self.public = self.announced_step(self.public, d, blocked)
+            if self.in_window() and self.is_evac[self.frogman]:
+                self.end("frogman", "escape")
+                self.over.escape_round = self.round
+                return
+        if spent == 0:
+            if self.frogman_bullets > 0:
+                self.frogman_shoots(self.rng.randrange(6), hidden)
+                shots += 1
+                if self.over:
+                    return
+            elif not hidden:
+                self.public = {p for p in self.public if not self.free_steps(p, blocked)}
+        if self.mines > 0:
+            spot = self.choose_mine(path)
+            if spot is not None:
+                self.mines -= 1
+                self.mine_at = spot
+        if hidden:
+            self.public = self.bottle_reach(start, self.rules.action_points - shots, shots > 0, blocked)
+
+    def free_steps(self, p: int, blocked: set[int]) -> list[int]:
+        return [d for d in range(6) if self.step(p, d) >= 0 and self.step(p, d) not in blocked]
+
+    def announced_step(self, public: set[int], d: int, blocked: set[int]) -> set[int]:
+        """IN-BELIEF-2: where a step in direction d can lead from each possible point."""
+        after = {self.step(p, d) for p in public} - {-1} - blocked
+        if self.in_window():
+            after = {p for p in after if not self.is_evac[p]}
+        return after
+
+    def bottle_reach(self, start: int, max_steps: int, may_stay: bool, blocked: set[int]) -> set[int]:
+        """IN-BELIEF-3: points reachable in 1..max_steps unannounced steps."""
+        frontier, seen = {start}, set()
+        for _ in range(max_steps):
+            frontier = {self.step(p, d) for p in frontier for d in range(6)} - {-1} - blocked
+            if self.in_window():
+                frontier = {p for p in frontier if not self.is_evac[p]}
+            seen |= frontier
+        if may_stay or not seen:
+            seen.add(start)
+        return seen
+
+    def shot_victim(self, p: int, d: int) -> Artillery | None:
+        """IN-SHOOT-4/5/6: nearest loyal artillery on the line; the weakest on a shared point."""
+        for c in self.shot_line(p, d):
+            there = [a for a in self.loyal() if a.point == c]
+            if there:
+                return min(there, key=lambda a: a.hp)
+        return None
+
+    def first_loyal_point(self, p: int, d: int) -> int | None:
+        for c in self.shot_line(p, d):
+            if any(a.point == c for a in self.loyal()):
+                return c
+        return None
+
+    def frogman_shoots(self, d: int, hidden: bool) -> None:
+        victim = self.shot_victim(self.frogman, d)
+        self.frogman_bullets -= 1
+        if not hidden:
+            if victim is None:
+                self.public = {p for p in self.public if any(self.first_loyal_point(p, e) is None for e in range(6))}
+            else:
+                self.public = {p for p in self.public
+                               if any(self.first_loyal_point(p, e) == victim.point for e in range(6))}
+        if victim is not None:
+            self.wound(victim)
+
+    def wound(self, art: Artillery) -> None:
+        art.hp -= 1
+        if art.hp == 0 and not self.loyal():
+            self.end("frogman", "all artillery dead")
+
+    # ------------------------------------------------------------ frogman bots
+
+    def threat(self, q: int) -> int:
+        return min([FAR] + [self.dist(a.point, q) for a in self.loyal()])
+
+    def goal_distance(self, q: int, blocked: set[int]) -> int:
+        free = [self.dist(q, e) for e in self.evac if e not in blocked]
+        return min(free) if free else min(self.dist(q, e) for e in self.evac)
+
+    def place_score(self, q: int, steps_left: int, blocked: set[int]) -> float:
+        goal = self.goal_distance(q, blocked)
+        safety = self.threat(q)
+        if self.in_window():
+            return -2.0 * goal + 0.5 * min(safety, 3)
+        allowance = self.rules.action_points * (self.rules.evac_from - self.round) + steps_left
+        return 1.0 * safety - 3.0 * max(0, goal - allowance)
+
+    def choose_frogman_shot(self) -> int | None:
+        if self.frogman_bullets <= 0:
+            return None
+        if self.fbot == "random":
+            return self.rng.randrange(6) if self.rng.random() < 0.25 else None
+        if self.fbot != "ghost":
+            return None
+        for d in range(6):
+            v = self.shot_victim(self.frogman, d)
+            if v is not None and v.hp == 1:
+                if len(self.loyal()) == 1:
+                    return d
+                kept = [p for p in self.public if any(self.shot_victim(p, e) is v for e in range(6))]
+                if 2 * len(kept) >= len(self.public):
+                    return d
+        return None
+
+    def choose_frogman_step(self, spent: int, hidden: bool, blocked: set[int]) -> int | None:
+        legal = self.free_steps(self.frogman, blocked)
+        if not legal:
+            return None
+        if self.fbot == "random":
+            if spent > 0 and self.rng.random() < 0.25:
+                return None
+            return self.rng.choice(legal)
+        steps_left = self.rules.action_points - spent - 1
+        best, best_d = -math.inf, None
+        if spent > 0:
+            best = self.place_score(self.frogman, steps_left + 1, blocked) + 0.3 * self.rng.random()
+            if self.fbot == "ghost":
+                best += math.log2(max(1, len(self.public))) - (1.0 if hidden else 0.0)
+        for d in legal:
+            q = self.step(self.frogman, d)
+            if self.in_window() and self.is_evac[q]:
+                return d
+            score = self.place_score(q, steps_left, blocked) + 0.3 * self.rng.random()
+            if self.fbot == "ghost" and not hidden:
+                score += math.log2(max(1, len(self.announced_step(self.public, d, blocked))))
+            if score > best:
+                best, best_d = score, d
+        return best_d
+
+    def choose_mine(self, path: list[int]) -> int | None:
+        if self.fbot == "random":
+            return self.rng.choice(path) if self.rng.random() < 0.2 else None
+        near = [(self.threat(p), i, p) for i, p in enumerate(path) if self.threat(p) < 4]
+        if not near:
+            return None
+        if self.fbot == "runner":
+            return near[0][2]
+        return min(near)[2]
+
+    # ------------------------------------------------------------ the artillery
+
+    def artillery_turn(self, k: int, art: Artillery) -> None:
+        spent, shot = 0, False
+        while spent < self.rules.action_points and art.alive and not self.over:
+            action, d = self.choose_artillery_action(k, art, spent, shot)
+            if action == "end":
+                break
+            spent += 1
+            if action == "move":
+                self.artillery_moves(art, d)
+            elif action == "shoot":
+                shot = True
+                self.artillery_shoots(art, d)
+            else:
+                self.artillery_catches(art)
+
+    def artillery_moves(self, art: Artillery, d: int) -> None:
+        art.point = self.step(art.point, d)
+        if self.mine_at == art.point:
+            self.mine_at = None
+            self.wound(art)
+
+    def artillery_shoots(self, art: Artillery, d: int) -> None:
+        """IN-SHOOT-7, IN-BELIEF-4: covered points up to the first traitor; hit or miss is told."""
+        art.bullets -= 1
+        covered, traitor = [], None
+        for c in self.shot_line(art.point, d):
+            covered.append(c)
+            traitor = next((t for t in self.arts if t is not art and t.alive and t.traitor and t.point == c), None)
+            if traitor:
+                break
+        if self.frogman in covered:
+            self.public &= set(covered)
+            self.frogman_hp -= 1
+            if self.frogman_hp == 0:
+                self.end("artillery", "shot")
+        else:
+            self.public -= set(covered)
+            if traitor:
+                self.wound(traitor)
+
+    def artillery_catches(self, art: Artillery) -> None:
+        if self.frogman == art.point:
+            self.end("artillery", "catch")
+            return
+        self.public.discard(art.point)
+        self.wound(art)
+
+    # ------------------------------------------------------------ artillery bots
+
+    def choose_artillery_action(self, k: int, art: Artillery, spent: int, shot: bool) -> tuple[str, int]:
+        if art.traitor:
+            raise NotImplementedError("cards are not in the reference")
+        if self.abot == "hunter":
+            return self.hunter(k, art, spent, shot)
+        if self.abot == "patrol":
+            return self.patrol(k, art, spent, shot)
+        actions = [("move", d) for d in range(6) if self.step(art.point, d) >= 0]
+        if art.bullets > 0 and not shot:
+            actions += [("shoot", d) for d in range(6)]
+        actions.append(("catch", 0))
+        if spent > 0:
+            actions.append(("end", 0))
+        return self.rng.choice(actions)
+
+    def covered(self, p: int, d: int) -> int:
+        return len(self.public & set(self.shot_line(p, d)))
+
+    def best_line(self, p: int) -> tuple[int, int]:
+        counts = [self.covered(p, d) for d in range(6)]
+        best = max(counts)
+        return counts.index(best), best
+
+    def step_toward(self, a: int, target: int) -> int:
+        for d in range(6):
+            q = self.step(a, d)
+            if q >= 0 and self.dist(q, target) < self.dist(a, target):
+                return d
+        raise AssertionError("no step toward the target")
+
+    def near(self, p: int, radius: int) -> set[int]:
+        return {q for q in self.public if self.dist(p, q) <= radius}
+
+    def patrol(self, k: int, art: Artillery, spent: int, shot: bool) -> tuple[str, int]:
+        a = art.point
+        if self.public == {a}:
+            return "catch", 0
+        if art.bullets > 0 and not shot:
+            d, c = self.best_line(a)
+            if c > 0 and 4 * c >= len(self.public):
+                return "shoot", d
+        rank = sum(1 for j in range(k) if self.arts[j].alive and not self.arts[j].traitor) % len(self.evac)
+        ranked = sorted(self.evac, key=lambda e: (-len(self.near(e, 3)), self.evac.index(e)))
+        post = ranked[rank]
+        if a != post:
+            return "move", self.step_toward(a, post)
+        if spent == 0:
+            return "move", next(d for d in range(6) if self.step(a, d) >= 0)
+        return "end", 0
+
+    def hunter(self, k: int, art: Artillery, spent: int, shot: bool) -> tuple[str, int]:
+        a = art.point
+        size = len(self.public)
+        left = self.rules.action_points - spent
+        can_shoot = art.bullets > 0 and not shot
+        if a in self.public and (size == 1 or (size == 2 and art.hp > 1)):
+            return "catch", 0
+        if can_shoot:
+            d, c = self.best_line(a)
+            if c > 0 and 3 * c >= size:
+                return "shoot", d
+        if size == 1:
+            (t,) = self.public
+            if self.dist(a, t) <= left - 1:
+                return "move", self.step_toward(a, t)
+        late = self.round >= self.rules.evac_from - 1
+        best_q, best = a, -math.inf
+        for q in range(self.n):
+            if self.dist(a, q) > min(left, 3):
+                continue
+            score = 2.0 * self.best_line(q)[1] if can_shoot else 0.0
+            score += len(self.near(q, 1))
+            if late and self.is_evac[q]:
+                score += 2.0 * len(self.near(q, 3))
+            crowd = sum(1 for j, o in enumerate(self.arts)
+                        if j != k and o.alive and not o.traitor and self.dist(o.point, q) <= 1)
+            score = score / size - 0.5 * crowd + 0.01 * self.rng.random()
+            if score > best:
+                best_q, best = q, score
+        if best_q != a:
+            return "move", self.step_toward(a, best_q)
+        if spent > 0:
+            return "end", 0
+        if can_shoot:
+            d, c = self.best_line(a)
+            if c > 0:
+                return "shoot", d
+        return "move", next(d for d in range(6) if self.step(a, d) >= 0)
+
+
+def play_reference(board: Board, rules, frogman_bot: str, artillery_bot: str, seed: int) -> Outcome:
+    """One game with its own ``random.Random(seed)``."""
+    return Game(board, rules, frogman_bot, artillery_bot, random.Random(seed)).play()
