@@ -11,7 +11,7 @@ import numpy as np
 
 from sim.core.game import Chunk, GameSpec
 from sim.games.ocracoke import analysis
-from sim.games.ocracoke.engine import EVENT_COLUMNS, GAME_COLUMNS, LOG_WIDTH, play_batch
+from sim.games.ocracoke.engine import EVENT_COLUMNS, GAME_COLUMNS, LOG_WIDTH, R_ROWS, play_batch
 from sim.games.ocracoke.policies import BOTS, build_tables
 from sim.games.ocracoke.rules import OcracokeRules, pack
 
@@ -25,31 +25,38 @@ def _tables(values: tuple, dial_lo: tuple, dial_hi: tuple, pay: tuple):
                         np.array(pay, np.int64))
 
 
-def posterior_tables(packed: dict[str, np.ndarray]):
+def posterior_tables(packed: dict[str, np.ndarray]) -> np.ndarray:
     """The bots' exact posterior tables for these card values, dials and payouts (built once)."""
     return _tables(*(tuple(int(x) for x in packed[k]) for k in ("values", "dial_lo", "dial_hi", "pay")))
+
+
+def rules_array(rules: OcracokeRules, policy: np.ndarray) -> np.ndarray:
+    """The rules and the bot of each seat as the engine's int64 array R (rows: see engine.py)."""
+    packed = pack(rules)
+    R = np.zeros((R_ROWS, 16), np.int64)
+    for row, key in enumerate(("params", "values", "dial_lo", "dial_hi", "pay")):
+        R[row, :packed[key].size] = packed[key]
+    R[R_ROWS - 1, :4] = np.asarray(policy, dtype=np.int64)[:4]
+    return R
 
 
 def play_chunk(rules: OcracokeRules, policy: np.ndarray, seed: int, start: int, count: int,
                log: np.ndarray = NO_LOG) -> tuple[Chunk, int]:
     """Play games start..start+count-1 of the run ``seed``; also return the number of log rows."""
-    packed = pack(rules)
-    cum, best_val, best_dial, wait = posterior_tables(packed)
-    policy = np.ascontiguousarray(policy, dtype=np.int64)
+    R = rules_array(rules, policy)
+    T = posterior_tables(pack(rules))
     games = np.zeros((count, len(GAME_COLUMNS)), np.int64)
-    capacity = 4 * count + 64
+    capacity = 3 * count + 64
     while True:
-        events = np.zeros((capacity, len(EVENT_COLUMNS)), np.int64)
+        events = np.empty((capacity, len(EVENT_COLUMNS)), np.int64)
         log[:] = 0
-        n_ev, n_log = play_batch(seed, start, count, packed["params"], packed["values"], packed["dial_lo"],
-                                 packed["dial_hi"], packed["pay"], policy, cum, best_val, best_dial, wait,
-                                 games, events, log)
+        n_ev, n_log = play_batch(seed, start, count, R, T, games, events, log)
         if n_ev <= capacity:
             break
         capacity = n_ev
     columns = {"game": np.arange(start, start + count, dtype=np.int64)}
     columns.update({name: games[:, j].copy() for j, name in enumerate(GAME_COLUMNS)})
-    columns.update({f"bot_{q}": np.full(count, policy[q], np.int64) for q in range(4)})
+    columns.update({f"bot_{q}": np.full(count, R[R_ROWS - 1, q], np.int64) for q in range(4)})
     declarations = {name: events[:n_ev, j].copy() for j, name in enumerate(EVENT_COLUMNS)}
     return Chunk(columns, {"declarations": declarations}), int(n_log)
 

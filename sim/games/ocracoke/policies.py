@@ -2,16 +2,16 @@
 
 Every bot answers four questions with the same signature, reading only its own view:
 
-``turn(bot, know, info, values, tables, rng, choice)``
+``turn(bot, know, info, values, T, rng, choice)``
     its turn: write ``choice[0]`` = DECLARE, PEEK, SPY, SWAP or WAVE and the action's targets
     in ``choice[1..3]`` (PEEK: two ship slots; SWAP: ship slot, second ship slot for the kraken's
     swap or -1, hand card; WAVE: ship slot, island slot, hand card).
 ``extra_look(bot, know, info, exclude, rng)``
     a ship slot to look at (the ghost's extra look OC-GHOST, the look after a swap OC-ACT-SWAP),
     not in the slot mask ``exclude``; -1 if none is left.
-``kraken_keep(bot, know, info, values, tables, card_a, card_b, rng)``
+``kraken_keep(bot, know, info, values, T, card_a, card_b, rng)``
     which of the two ship cards taken by the kraken's swap to keep (0 or 1) (OC-KRAKEN-2).
-``dial(bot, know, info, values, tables, rng)``
+``dial(bot, know, info, values, T, rng)``
     the dial position at a declaration (0 = zero, 1..R blue ranges, R+1..2R red ranges).
 
 The view is ``know`` (int64[16]: the card the seat knows at each location, -1 if unknown;
@@ -38,6 +38,10 @@ from numba import njit
 from sim.core.rng import randbelow
 from sim.games.ocracoke.rules import GHOST, KRAKEN, MERMAID, N_CARDS, SUM_LIMIT
 
+# The rules and the bots are compiled without numba's reference counting: they never allocate, and
+# calls between them then cost a few nanoseconds instead of tens. Only entry points allocate.
+rules_code = njit(cache=True, _nrt=False)
+
 BOTS = ("random", "naive", "counter")
 RANDOM, NAIVE, COUNTER = 0, 1, 2
 
@@ -50,6 +54,11 @@ SHIFT = SUM_LIMIT
 N_SUMS = 2 * SUM_LIMIT + 1
 N_M = N_SHIP_MAX + 1
 NAIVE_DECLARE_AT = 1.5  # naive declares once its best dial is worth this much gold as declarer
+TOLERANCE = 1e-6  # expected-gold comparisons treat values this close as equal (float32 tables)
+
+# the posterior tables, one float32 array T[table, u, m, sum or offset index]
+CUM, BEST, BEST_DIAL, WAIT = 0, 1, 3, 5  # BEST/BEST_DIAL + declarer (0/1); WAIT + k - 1 for k = 1, 2
+N_TABLES = 7
 
 # info[] layout
 SEAT, PLAYERS, N_SHIP, HAND_CARDS, ROUND, MAY_DECLARE, FACE_A, FACE_B = 0, 1, 2, 3, 4, 5, 6, 7
@@ -59,33 +68,36 @@ INFO_LEN = 13
 
 # ---------------------------------------------------------------- exact posterior tables
 
-@njit(cache=True)
-def _count(cum, u, m, lo, hi):
+@rules_code
+def _count(T, u, m, lo, hi):
     """Number of m-subsets of the cards in u whose sum lies in [lo, hi]."""
     a = min(max(lo + SHIFT, 0), N_SUMS)
     b = min(max(hi + SHIFT + 1, 0), N_SUMS)
-    return cum[u, m, b] - cum[u, m, a] if b > a else 0
+    return T[CUM, u, m, b] - T[CUM, u, m, a] if b > a else 0.0
 
 
-@njit(cache=True)
-def _dial_value(cum, u, m, off, d, dial_lo, dial_hi, pay, declarer):
+@rules_code
+def _dial_value(T, u, m, off, d, dial_lo, dial_hi, pay, declarer):
     """Expected gold from rules A, B, C, E of dial d when the ship sum is off + (m cards of u)."""
-    total = cum[u, m, N_SUMS]
+    total = T[CUM, u, m, N_SUMS]
     if d == 0:
-        return pay[2] * _count(cum, u, m, -off, -off) / total
+        return pay[2] * _count(T, u, m, -off, -off) / total
     if dial_lo[d] > 0:
-        colour = _count(cum, u, m, 1 - off, SUM_LIMIT - off)
+        colour = _count(T, u, m, 1 - off, SUM_LIMIT - off)
     else:
-        colour = _count(cum, u, m, -SUM_LIMIT - off, -1 - off)
-    exact = _count(cum, u, m, dial_lo[d] - off, dial_hi[d] - off)
+        colour = _count(T, u, m, -SUM_LIMIT - off, -1 - off)
+    exact = _count(T, u, m, dial_lo[d] - off, dial_hi[d] - off)
     return (pay[0] * colour + (pay[1] + declarer * pay[4]) * exact) / total
 
 
 @njit(cache=True)
 def build_tables(values, dial_lo, dial_hi, pay):
-    """cum[u, m, k]: m-subsets of u with sum < k - SHIFT; best value/dial per (declarer, u, m, offset);
-    wait[k, u, m, offset]: expected best non-declarer gold after looking at k more ship cards."""
+    """T[CUM, u, m, k]: m-subsets of the cards u with sum < k - SHIFT; T[BEST + declarer, u, m, o] and
+    T[BEST_DIAL + declarer, u, m, o]: best expected gold (rules A, B, C, E) and its dial when the known
+    ship cards add to o - SHIFT; T[WAIT + k - 1, u, m, o]: expected best non-declarer gold after
+    looking at k more ship cards (each a uniform draw from u)."""
     n_u = 1 << N_CARDS
+    T = np.zeros((N_TABLES, n_u, N_M, N_SUMS + 1), dtype=np.float32)
     dist = np.zeros((n_u, N_M, N_SUMS), dtype=np.int32)
     dist[0, 0, SHIFT] = 1
     for u in range(1, n_u):
@@ -100,47 +112,49 @@ def build_tables(values, dial_lo, dial_hi, pay):
                 if m > 0 and 0 <= s - v < N_SUMS:
                     x += dist[rest, m - 1, s - v]
                 dist[u, m, s] = x
-    cum = np.zeros((n_u, N_M, N_SUMS + 1), dtype=np.int32)
     for s in range(N_SUMS):
-        cum[:, :, s + 1] = cum[:, :, s] + dist[:, :, s]
+        T[CUM, :, :, s + 1] = T[CUM, :, :, s] + dist[:, :, s]
     n_dials = dial_lo.shape[0]
-    best_val = np.zeros((2, n_u, N_M, N_SUMS), dtype=np.float32)
-    best_dial = np.zeros((2, n_u, N_M, N_SUMS), dtype=np.int8)
     for declarer in range(2):
         for u in range(n_u):
             for m in range(N_M):
-                if cum[u, m, N_SUMS] == 0:
+                if T[CUM, u, m, N_SUMS] == 0:
                     continue
                 for oi in range(N_SUMS):
                     best, arg = -1.0, 0
                     for d in range(n_dials):
-                        ev = _dial_value(cum, u, m, oi - SHIFT, d, dial_lo, dial_hi, pay, declarer)
-                        if ev > best + 1e-12:
+                        ev = _dial_value(T, u, m, oi - SHIFT, d, dial_lo, dial_hi, pay, declarer)
+                        if ev > best + 1e-9:
                             best, arg = ev, d
-                    best_val[declarer, u, m, oi] = best
-                    best_dial[declarer, u, m, oi] = arg
-    wait = np.zeros((3, n_u, N_M, N_SUMS), dtype=np.float32)
-    wait[0] = best_val[0]
+                    T[BEST + declarer, u, m, oi] = best
+                    T[BEST_DIAL + declarer, u, m, oi] = arg
     for k in range(1, 3):
+        before = BEST if k == 1 else WAIT
         for u in range(n_u):
             for m in range(N_M):
-                if cum[u, m, N_SUMS] == 0:
+                if T[CUM, u, m, N_SUMS] == 0:
                     continue
                 for oi in range(N_SUMS):
                     if m == 0:
-                        wait[k, u, m, oi] = wait[k - 1, u, m, oi]
+                        T[WAIT + k - 1, u, m, oi] = T[before, u, m, oi]
                         continue
                     acc, n = 0.0, 0
                     for c in range(N_CARDS):
                         if (u >> c) & 1:
                             oj = min(max(oi + values[c], 0), N_SUMS - 1)
-                            acc += wait[k - 1, u ^ (1 << c), m - 1, oj]
+                            acc += T[before, u ^ (1 << c), m - 1, oj]
                             n += 1
-                    wait[k, u, m, oi] = acc / n
-    return cum, best_val, best_dial, wait
+                    T[WAIT + k - 1, u, m, oi] = acc / n
+    return T
 
 
-@njit(cache=True)
+@rules_code
+def wait_table(k):
+    """Index in T of the expected gold after k more looks (k = 0: now, as a non-declarer)."""
+    return BEST if k == 0 else WAIT + k - 1
+
+
+@rules_code
 def posterior(know, info, values):
     """(u, m, offset): unknown cards, unknown ship slots, sum of the cards known to be on the ship."""
     on_ship = info[SHIP_ANY]
@@ -165,12 +179,12 @@ def posterior(know, info, values):
 
 # ---------------------------------------------------------------- small helpers
 
-@njit(cache=True)
+@rules_code
 def hand_loc(seat, k):
     return HAND0 + 2 * seat + k
 
 
-@njit(cache=True)
+@rules_code
 def _unknown_ship_slots(know, info):
     n = 0
     for s in range(info[N_SHIP]):
@@ -179,7 +193,7 @@ def _unknown_ship_slots(know, info):
     return n
 
 
-@njit(cache=True)
+@rules_code
 def _first_unknown_slot(know, info, exclude):
     for s in range(info[N_SHIP]):
         if not (exclude >> s) & 1 and know[s] < 0 and not (info[PAIR] >> s) & 1:
@@ -190,17 +204,17 @@ def _first_unknown_slot(know, info, exclude):
     return -1
 
 
-@njit(cache=True)
-def _likely_sign(know, info, values, cum):
+@rules_code
+def _likely_sign(know, info, values, T):
     """+1 if the view finds a positive sum likelier than a negative one, else -1."""
     u, m, oi = posterior(know, info, values)
     off = oi - SHIFT
-    pos = _count(cum, u, m, 1 - off, SUM_LIMIT - off)
-    neg = _count(cum, u, m, -SUM_LIMIT - off, -1 - off)
+    pos = _count(T, u, m, 1 - off, SUM_LIMIT - off)
+    neg = _count(T, u, m, -SUM_LIMIT - off, -1 - off)
     return 1 if pos >= neg else -1
 
 
-@njit(cache=True)
+@rules_code
 def _card_fit(card, sign, values):
     """How well a hand card suits rule D: +1 its colour is the likely sign, 0 purple, -1 the other."""
     if card >= GHOST:
@@ -208,11 +222,11 @@ def _card_fit(card, sign, values):
     return 1 if (values[card] > 0) == (sign > 0) else -1
 
 
-@njit(cache=True)
-def _hand_to_give(know, info, values, cum):
+@rules_code
+def _hand_to_give(know, info, values, T):
     """The hand card to part with: the kraken, then a purple card, then the colour least likely to pay."""
     seat = info[SEAT]
-    sign = _likely_sign(know, info, values, cum)
+    sign = _likely_sign(know, info, values, T)
     best_k, best_fit = 0, 9
     for k in range(info[HAND_CARDS]):
         c = know[hand_loc(seat, k)]
@@ -222,7 +236,7 @@ def _hand_to_give(know, info, values, cum):
     return best_k
 
 
-@njit(cache=True)
+@rules_code
 def _holds(know, info, card):
     for k in range(info[HAND_CARDS]):
         if know[hand_loc(info[SEAT], k)] == card:
@@ -232,7 +246,7 @@ def _holds(know, info, card):
 
 # ---------------------------------------------------------------- random: uniform legal choices
 
-@njit(cache=True)
+@rules_code
 def _random_turn(know, info, rng, choice):
     options = 3 if info[MAY_DECLARE] else 2
     pick = randbelow(rng, options)
@@ -254,10 +268,10 @@ def _random_turn(know, info, rng, choice):
 
 # ---------------------------------------------------------------- naive: own hand and own looks
 
-@njit(cache=True)
-def _naive_turn(know, info, values, best_val, rng, choice):
+@rules_code
+def _naive_turn(know, info, values, T, choice):
     u, m, oi = posterior(know, info, values)
-    if info[MAY_DECLARE] and best_val[1, u, m, oi] >= NAIVE_DECLARE_AT:
+    if info[MAY_DECLARE] and T[BEST + 1, u, m, oi] >= NAIVE_DECLARE_AT - TOLERANCE:
         choice[0] = DECLARE
         return
     seat = info[SEAT]
@@ -272,8 +286,8 @@ def _naive_turn(know, info, values, best_val, rng, choice):
 
 # ---------------------------------------------------------------- counter: exact posterior, information
 
-@njit(cache=True)
-def _counter_turn(know, info, values, cum, best_val, wait, choice):
+@rules_code
+def _counter_turn(know, info, values, T, choice):
     seat = info[SEAT]
     unknown = _unknown_ship_slots(know, info)
     hidden_hands = 0
@@ -302,12 +316,12 @@ def _counter_turn(know, info, values, cum, best_val, wait, choice):
     act, looks = (act_a, looks_a) if score_a >= score_b else (act_b, looks_b)
     if info[MAY_DECLARE]:
         u, m, oi = posterior(know, info, values)
-        if best_val[1, u, m, oi] >= wait[looks, u, m, oi]:
+        if T[BEST + 1, u, m, oi] >= T[wait_table(looks), u, m, oi] - TOLERANCE:
             choice[0] = DECLARE
             return
     choice[0] = act
     a = _first_unknown_slot(know, info, 0)
-    k = _hand_to_give(know, info, values, cum)
+    k = 0 if act == PEEK or act == SPY else _hand_to_give(know, info, values, T)
     if act == PEEK:
         choice[1], choice[2] = a, _first_unknown_slot(know, info, 1 << a)
     elif act == SWAP:
@@ -324,19 +338,19 @@ def _counter_turn(know, info, values, cum, best_val, wait, choice):
 
 # ---------------------------------------------------------------- dispatchers
 
-@njit(cache=True)
-def turn(bot, know, info, values, cum, best_val, wait, rng, choice):
+@rules_code
+def turn(bot, know, info, values, T, rng, choice):
     """The seat's move on its turn (see the module docstring)."""
     choice[1], choice[2], choice[3] = -1, -1, 0
     if bot == COUNTER:
-        _counter_turn(know, info, values, cum, best_val, wait, choice)
+        _counter_turn(know, info, values, T, choice)
     elif bot == NAIVE:
-        _naive_turn(know, info, values, best_val, rng, choice)
+        _naive_turn(know, info, values, T, choice)
     else:
         _random_turn(know, info, rng, choice)
 
 
-@njit(cache=True)
+@rules_code
 def extra_look(bot, know, info, exclude, rng):
     """A ship slot to look at, not in ``exclude``; -1 if none."""
     if bot == RANDOM:
@@ -355,19 +369,19 @@ def extra_look(bot, know, info, exclude, rng):
     return _first_unknown_slot(know, info, exclude)
 
 
-@njit(cache=True)
-def kraken_keep(bot, know, info, values, cum, card_a, card_b, rng):
+@rules_code
+def kraken_keep(bot, know, info, values, T, card_a, card_b, rng):
     """0 to keep card_a, 1 to keep card_b (OC-KRAKEN-2)."""
     if bot == RANDOM:
         return randbelow(rng, 2)
-    sign = _likely_sign(know, info, values, cum)
+    sign = _likely_sign(know, info, values, T)
     return 1 if _card_fit(card_b, sign, values) > _card_fit(card_a, sign, values) else 0
 
 
-@njit(cache=True)
-def dial(bot, know, info, values, best_dial, rng):
+@rules_code
+def dial(bot, know, info, values, T, rng):
     """The dial position this seat sets at a declaration (OC-DECL-1)."""
     if bot == RANDOM:
         return randbelow(rng, info[N_DIALS])
     u, m, oi = posterior(know, info, values)
-    return np.int64(best_dial[info[VOLUNTARY], u, m, oi])
+    return np.int64(T[BEST_DIAL + info[VOLUNTARY], u, m, oi])
