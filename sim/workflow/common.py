@@ -27,6 +27,16 @@ def latin(text: str) -> str:
     return re.sub(r"\(\s*\)", "", _NON_LATIN.sub("", text)).strip()
 
 
+def toolkit_version() -> str:
+    """The toolkit's version, as ``sim.__version__`` reads it from the installed package metadata."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("island-balance-lab")
+    except PackageNotFoundError:
+        return "0.0.0"
+
+
 def resolve_game(game: str | GameSpec) -> GameSpec:
     return get_game(game) if isinstance(game, str) else game
 

@@ -24,11 +24,10 @@ from pathlib import Path
 
 import numpy as np
 
-import sim
 from sim.core import registry, stats
 from sim.core.errors import UserError
 from sim.core.game import Chunk, GameSpec, Metric
-from sim.workflow.common import headline_metrics, play_range, resolve_game, scenario_of
+from sim.workflow.common import headline_metrics, play_range, resolve_game, scenario_of, toolkit_version
 
 FAMILY_ALPHA = 0.01
 POWER = 0.99
@@ -108,7 +107,7 @@ def update(games: list[str | GameSpec], jobs: int = 1, folder: Path | None = Non
         summary = play_range(spec, scen.rules, spec.policy_array(scen.rules), BASELINE_SEED, 0, n_b, jobs)
         metrics = [{"metric": mt.name, "label": mt.label, "value": summary.sums[mt.name] / n_b,
                     "successes": int(summary.sums[mt.name]), "n": n_b} for mt in rate_metrics(spec, scen.rules)]
-        base = Baseline(spec.name, SCENARIO, BASELINE_SEED, n_b, sim.__version__,
+        base = Baseline(spec.name, SCENARIO, BASELINE_SEED, n_b, toolkit_version(),
                         dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%MZ"), m, metrics)
         paths.append(base.save(folder))
     return paths
@@ -259,7 +258,7 @@ def calibrate(game: str | GameSpec, trials: int, metric: str | None = None, jobs
             summary = play_range(spec, rules, spec.policy_array(rules), seed, 0, n_b, jobs)
             metrics = [{"metric": mt.name, "label": mt.label, "value": summary.sums[mt.name] / n_b,
                         "successes": int(summary.sums[mt.name]), "n": n_b} for mt in rate_metrics(spec, rules)]
-            Baseline(spec.name, SCENARIO, seed, n_b, sim.__version__, "", m, metrics).save(where)
+            Baseline(spec.name, SCENARIO, seed, n_b, toolkit_version(), "", m, metrics).save(where)
             false_alarms += check([spec], jobs, where, seed + 1).failed
             direction = 1.0 if summary.sums[target] / n_b < 0.5 else -1.0
             detections += check([spec], jobs, where, seed + 1, {spec.name: {target: direction * SHIFT}}).failed

@@ -20,11 +20,10 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.backends.backend_pdf import PdfPages  # noqa: E402
 
-import sim  # noqa: E402
 from sim.core import registry  # noqa: E402
 from sim.core.game import GameSpec  # noqa: E402
 from sim.core.runner import SimResult, simulate  # noqa: E402
-from sim.workflow.common import latin, resolve_game, scenario_of  # noqa: E402
+from sim.workflow.common import latin, resolve_game, scenario_of, toolkit_version  # noqa: E402
 from sim.workflow.ladder import Ladder, ladder, ladder_figures  # noqa: E402
 from sim.workflow.sensitivity import Tornado, sensitivity, tornado_figure  # noqa: E402
 
@@ -92,7 +91,7 @@ def _cover(spec: GameSpec, headline: SimResult, counts: dict[str, str], seed: in
         "Bots per role (weakest to strongest):", *bots,
         "Game counts:", *[f"  {k}: {v}" for k, v in counts.items()],
         f"Seed: {seed} (game i of a run uses the random stream (seed, i) alone)",
-        f"Toolkit version: {sim.__version__}",
+        f"Toolkit version: {toolkit_version()}",
         f"Date: {began}",
         "",
         "Every rate is shown with its 95 % interval (Wilson for rates, t for means) and its number of games.",
@@ -159,7 +158,7 @@ def game_report(game: str | GameSpec, out: Path, n_games: int = HEADLINE_GAMES, 
     with PdfPages(path) as pdf:
         info = pdf.infodict()
         info["Title"] = f"{latin(spec.title)} balance report"
-        info["Subject"] = f"toolkit {sim.__version__}, seed {seed}"
+        info["Subject"] = f"toolkit {toolkit_version()}, seed {seed}"
         for _, fig in pages:
             pdf.savefig(fig)
             plt.close(fig)
@@ -170,7 +169,7 @@ def overview(reports: list[GameReport], out: Path, total_s: float) -> Path:
     """One page: every game's headline rates with intervals, run time and where its PDF is."""
     fig = plt.figure(figsize=PAGE)
     fig.text(0.06, 0.96, "Balance overview", fontsize=17, weight="bold", va="top")
-    fig.text(0.06, 0.93, latin(f"toolkit {sim.__version__} · {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC · "
+    fig.text(0.06, 0.93, latin(f"toolkit {toolkit_version()} · {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC · "
                                f"report time {total_s / 60:.1f} min"), fontsize=9, va="top")
     y = 0.89
     for rep in reports:
