@@ -72,9 +72,13 @@ class Ladder:
 
     def skill_text(self) -> list[str]:
         """One line per group: strongest minus weakest, its head-to-head meaning, and chance alone."""
-        return [f"{group}: {top} - {low} = {gap:.0f} Elo (head-to-head expectation "
-                f"{100 * expected_score(gap):.1f}%); chance alone spreads <= {self.chance_spreads[group]:.0f} Elo"
-                for group, (top, low, gap) in self.spreads().items()]
+        lines = []
+        for group, (top, low, gap) in self.spreads().items():
+            meaning = (f"expected head-to-head score {100 * expected_score(gap):.1f}%" if self.seated
+                       else f"win odds x{10 ** (gap / 400):.1f} against the same opponent")
+            lines.append(f"{group}: {top} - {low} = {gap:.0f} Elo ({meaning}); chance alone spreads "
+                         f"<= {self.chance_spreads[group]:.0f} Elo")
+        return lines
 
     def matrix(self) -> pl.DataFrame:
         """Seated: win rate of one row bot among column bots. Otherwise: win rate of each role's bot per combination."""
@@ -258,7 +262,34 @@ def ladder_figures(lad: Ladder):
         fig2.colorbar(image, ax=ax2, label="win rate of the row bot (%)")
         fig2.tight_layout()
         figs.append(fig2)
+    elif len(lad.groups) == 2:
+        figs.append(_two_role_matrix(lad))
     return figs
+
+
+def _two_role_matrix(lad: Ladder):
+    """Win rate of the first role for every combination of the two roles' bots."""
+    import matplotlib.pyplot as plt
+
+    first, second = lad.groups
+    rows_bots = [lad.labels[i].split(":", 1)[1] for i in lad.groups[first]]
+    cols_bots = [lad.labels[i].split(":", 1)[1] for i in lad.groups[second]]
+    grid = np.full((len(rows_bots), len(cols_bots)), np.nan)
+    for m in lad.matchups:
+        grid[rows_bots.index(m.bots[first]), cols_bots.index(m.bots[second])] = 100 * m.wins[first] / m.n
+    fig, ax = plt.subplots(figsize=(7, 5.5))
+    image = ax.imshow(grid, cmap="RdYlGn", vmin=0, vmax=100)
+    for i in range(len(rows_bots)):
+        for j in range(len(cols_bots)):
+            ax.text(j, i, f"{grid[i, j]:.1f}%", ha="center", va="center", fontsize=8)
+    ax.set_xticks(range(len(cols_bots)), cols_bots)
+    ax.set_yticks(range(len(rows_bots)), rows_bots)
+    ax.set_xlabel(f"{second} bot")
+    ax.set_ylabel(f"{first} bot")
+    ax.set_title(f"{latin(lad.spec.title)}: {first} win rate by bots ({lad.n_games:,} games per cell)", fontsize=9)
+    fig.colorbar(image, ax=ax, label=f"{first} win rate (%)")
+    fig.tight_layout()
+    return fig
 
 
 def print_ladder(lad: Ladder) -> None:
