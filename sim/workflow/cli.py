@@ -227,13 +227,14 @@ def drift_calibrate(
     game: GameArg,
     trials: Annotated[int, typer.Option(help="Fresh baseline + check pairs")] = 100,
     metric: Annotated[str | None, typer.Option(help="Rate moved by 1 point (default: the first)")] = None,
+    checks_per_baseline: Annotated[int, typer.Option(help="Checks sharing one fresh baseline")] = 1,
     jobs: JobsOpt = -1,
 ) -> None:
     """Measure the gate: false alarms (same code, new seeds) and detections (a 1-point move)."""
     from sim.core.display import console
     from sim.workflow.drift import calibrate
 
-    rates = calibrate(game, trials, metric, _jobs(jobs))
+    rates = calibrate(game, trials, metric, _jobs(jobs), checks_per_baseline=checks_per_baseline)
     false_alarm, detection = rates.summary()
     console.print(f"{game}: false alarms {false_alarm.pct()} · detections of a 1-point move in "
                   f"{', '.join(rates.shift)}: {detection.pct()}")

@@ -240,9 +240,11 @@ class GateRates:
 
 
 def calibrate(game: str | GameSpec, trials: int, metric: str | None = None, jobs: int = 1,
-              first_seed: int = 1000, folder: Path | None = None) -> GateRates:
-    """Measure the gate: ``trials`` fresh baselines (seed s) each checked with seed s + 1 as they are
-    (false alarms) and with a deliberate 1-point move in one headline rate (detections)."""
+              first_seed: int = 1000, checks_per_baseline: int = 1) -> GateRates:
+    """Measure the gate on one game (family = its own headline rates): ``trials`` checks, each against a
+    baseline played with a fresh seed (a baseline is shared by ``checks_per_baseline`` checks, each
+    with its own seed), once as they are (false alarms) and once with a deliberate 1-point move in one
+    headline rate (detections)."""
     import tempfile
 
     spec = resolve_game(game)
@@ -252,14 +254,15 @@ def calibrate(game: str | GameSpec, trials: int, metric: str | None = None, jobs
     n_b = BASELINE_FACTOR * equal_arm_games(m)
     false_alarms = detections = 0
     with tempfile.TemporaryDirectory() as tmp:
-        where = Path(folder or tmp)
         for t in range(trials):
-            seed = first_seed + 2 * t
-            summary = play_range(spec, rules, spec.policy_array(rules), seed, 0, n_b, jobs)
-            metrics = [{"metric": mt.name, "label": mt.label, "value": summary.sums[mt.name] / n_b,
-                        "successes": int(summary.sums[mt.name]), "n": n_b} for mt in rate_metrics(spec, rules)]
-            Baseline(spec.name, SCENARIO, seed, n_b, toolkit_version(), "", m, metrics).save(where)
-            false_alarms += check([spec], jobs, where, seed + 1).failed
-            direction = 1.0 if summary.sums[target] / n_b < 0.5 else -1.0
-            detections += check([spec], jobs, where, seed + 1, {spec.name: {target: direction * SHIFT}}).failed
+            seed = first_seed + t
+            if t % checks_per_baseline == 0:
+                base_seed = 10_000_000 + seed
+                summary = play_range(spec, rules, spec.policy_array(rules), base_seed, 0, n_b, jobs)
+                metrics = [{"metric": mt.name, "label": mt.label, "value": summary.sums[mt.name] / n_b,
+                            "successes": int(summary.sums[mt.name]), "n": n_b} for mt in rate_metrics(spec, rules)]
+                Baseline(spec.name, SCENARIO, base_seed, n_b, toolkit_version(), "", m, metrics).save(Path(tmp))
+                direction = 1.0 if summary.sums[target] / n_b < 0.5 else -1.0
+            false_alarms += check([spec], jobs, Path(tmp), seed).failed
+            detections += check([spec], jobs, Path(tmp), seed, {spec.name: {target: direction * SHIFT}}).failed
     return GateRates(trials, false_alarms, detections, {target: SHIFT})
