@@ -818,16 +818,19 @@ def legislature(st, tab, rng, c, bonus):
     share = R[0, R_LEG]
     voters = active_count(st)
     yes = 1 + bonus
+    willing = np.zeros(n, dtype=np.int64)
     bought = np.zeros(n, dtype=np.int64)
-    offers = 0
-    for j in range(1, n):
+    for j in range(1, n):  # coordination: ask everyone first ...
         q = (c + j) % n
-        if seat[q, S_JAILED] != 0:
-            continue
-        if pol.legislature_yes(g, seat, rng, q, c):
+        if seat[q, S_JAILED] == 0 and pol.legislature_yes(g, seat, rng, q, c):
+            willing[q] = 1
             yes += 1
-        elif 2 * yes < voters and offers < share and pol.legislature_offers(seat, c) and pol.accepts_offer(
-                g, seat, q, c, share - offers):
+    offers = 0
+    for j in range(1, n):  # ... then buy the missing hands, one vote each
+        q = (c + j) % n
+        if 2 * yes >= voters or offers >= share or not pol.legislature_offers(seat, c):
+            break
+        if seat[q, S_JAILED] == 0 and willing[q] == 0 and pol.accepts_offer(g, seat, q, c, share - offers):
             bought[q] = 1
             offers += 1
             yes += 1

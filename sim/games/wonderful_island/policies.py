@@ -66,6 +66,11 @@ from sim.games.wonderful_island.state import (
 
 ALLY = 600  # belief (per mille) from which a player counts as an ally
 RIVAL = 400  # belief up to which a player counts as a rival
+IRON_WORTH = 1.15  # an iron vote cannot be lost or poached
+SWEEP_TWO_DICE = 2.53  # expected street-sweep votes with 2 dice (exact: 91/36)
+SWEEP_THREE_DICE = 3.68  # with 3 dice, best pair (exact: 795/216)
+SWING = 1.5  # worth of a vote taken from a rival rather than from the pool
+DEBATE_WORTH = 2.0  # rough worth of a debate (walkover or failed debaters)
 
 
 @njit(cache=True)
@@ -321,19 +326,20 @@ def pick_venue(g, seat, hand, cards, chars, rng, c):
     bonus = support_in_hand(seat, hand, cards, c) // 2
     value = np.zeros(6)
     value[RALLY] = 3.0 + bonus
-    value[GRASSROOTS] = 1.15 * (2 + bonus)
-    value[STREET_SWEEP] = 2.53 + 0.9 * bonus
-    voters, allies = 0, 1
+    value[GRASSROOTS] = IRON_WORTH * (2 + bonus)
+    value[STREET_SWEEP] = SWEEP_TWO_DICE if bonus == 0 else SWEEP_THREE_DICE
+    voters, allies = 0, 0
     for q in range(n):
         if seat[q, S_JAILED] == 0:
             voters += 1
             if q != c and is_ally(seat, c, q):
                 allies += 1
-    value[LEGISLATURE] = 3.0 if allies + bonus >= (voters + 1) // 2 else 1.2
+    to_buy = max(0, (voters + 1) // 2 - 1 - bonus - allies)
+    value[LEGISLATURE] = 3.0 - 1.5 * to_buy if to_buy <= 3 else 0.0
     target = strongest_rival(seat, c, n, True)
-    if target >= 0:
-        value[POACHING] = min(seat[target, S_VOTES], (seat[c, S_HAND_N] + bonus) // 2) * 1.0
-    value[TV_DEBATE] = 1.5
+    if target >= 0:  # a transfer: the rival loses what the candidate gains
+        value[POACHING] = SWING * min(seat[target, S_VOTES], (seat[c, S_HAND_N] + bonus + 1) // 2)
+    value[TV_DEBATE] = DEBATE_WORTH
     best = 0
     for v in range(6):
         if value[v] > value[best]:
