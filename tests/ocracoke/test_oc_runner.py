@@ -1,0 +1,106 @@
+"""Ocracoke through the runner and the CLI: determinism, traces, Parquet output, scenarios, bad input."""
+
+import subprocess
+import sys
+
+import numpy as np
+import polars as pl
+import pytest
+
+from sim.core.errors import ScenarioError, UserError
+from sim.core.runner import resolve_scenario, simulate
+from sim.core.scenario import list_scenarios
+from sim.games.ocracoke import GAME, play
+
+
+def test_one_and_two_jobs_give_identical_results(warm):
+    """Determinism: the same seed gives the same summary for any job count and chunking."""
+    one = simulate("ocracoke", n_games=6_000, seed=5, jobs=1, chunk_size=1_500, progress=False)
+    two = simulate("ocracoke", n_games=6_000, seed=5, jobs=2, chunk_size=1_000, progress=False)
+    assert one.summary.sums == two.summary.sums and one.summary.sumsq == two.summary.sumsq
+    for key, value in one.summary.tallies.items():
+        assert np.array_equal(value, two.summary.tallies[key]), key
+
+
+def test_trace_replays_game_i_of_the_batch(warm, rules4):
+    """`sim trace --seed S --index I` is game I of the batch run with seed S; same seed, same trace."""
+    policy = np.array([0, 1, 2, 2])
+    batch = play(rules4, policy, 17, 0, 40)
+    for index in (0, 13, 39):
+        trace = GAME.trace(rules4, policy, 17, index)
+        for name, column in trace.chunk.games.items():
+            assert column[0] == batch.games[name][index], (index, name)
+        assert trace.lines == GAME.trace(rules4, policy, 17, index).lines
+        text = "\n".join(trace.lines)
+        assert "deal:" in text and "declares" in text and "paid:" in text and "game over" in text
+
+
+def test_trace_lines_tell_what_each_actor_saw(warm, rules4):
+    trace = GAME.trace(rules4, np.array([2, 2, 2, 2]), 3, 5)
+    lines = trace.lines
+    turn = next(i for i, line in enumerate(lines) if line.startswith("round 1, seat 0"))
+    assert lines[turn + 1].strip().startswith("seat 0 sees")
+    assert any("dial:" in line for line in lines)
+
+
+def test_out_writes_parquet_rows_per_game_and_per_declaration(warm, tmp_path):
+    result = simulate("ocracoke", n_games=3_000, seed=2, jobs=1, out=tmp_path, progress=False)
+    games = pl.read_parquet(tmp_path / "games")
+    decls = pl.read_parquet(tmp_path / "declarations")
+    assert games.height == 3_000 and result.n_games == 3_000
+    assert {"game", "hands", "gold_0", "win_0", "win_3"} <= set(games.columns)
+    assert {"game", "hand", "round", "declarer", "forced", "ship_sum", "dial_2", "a_0", "e_3"} <= set(decls.columns)
+    assert decls.height == games["hands"].sum()
+
+
+def test_tables_give_every_rate_with_interval_and_n(warm):
+    result = simulate("ocracoke", n_games=4_000, seed=1, jobs=1, progress=False,
+                      policies={"0": "random", "1": "naive"})
+    tables = result.tables()
+    for name in ("win rate by seat", "win rate by bot (per seat-game)",
+                 "payout rules per declaration: declarer vs others", "payout rules per declaration by seat",
+                 "gold per declaration by seat", "gold won at one declaration: distribution",
+                 "gold at game end (all seats)", "hands per game"):
+        frame = tables[name]
+        assert {"value", "lo", "hi", "n"} <= set(frame.columns) and frame.height > 0, name
+        assert (frame["lo"] <= frame["value"]).all() and (frame["value"] <= frame["hi"]).all(), name
+    by_bot = tables["win rate by bot (per seat-game)"]
+    assert by_bot["bot"].to_list() == ["random", "naive", "counter"]
+    assert by_bot["value"][0] < by_bot["value"][1] < by_bot["value"][2], "weakest to strongest"
+
+
+def test_scenarios_load_and_variants_change_the_rules():
+    assert {"base", "wide-dials", "two-ranges", "no-declarer-bonus", "strong-cards"} <= set(list_scenarios("ocracoke"))
+    wide = resolve_scenario(GAME, "wide-dials", (), None)
+    assert wide.rules.dial_ranges == [1, 4, 7] and wide.sources["navy_values"].kind == "assumed"
+
+
+@pytest.mark.parametrize("sets, key", [(("players=5",), "rules.players"), (("dial_ranges=[2, 4]",), "rules.dial_ranges"),
+                                       (("navy_values=[1, 2, 3]",), "rules.navy_values"),
+                                       (("pirate_values=[1, -2, -3, -4]",), "rules.pirate_values"),
+                                       (("navy_value=[1, 2, 3, 4]",), "rules.navy_value")])
+def test_bad_rule_values_name_the_key(sets, key):
+    """OC-PLAYERS and the assumed data are validated: a ScenarioError names the file and the key."""
+    with pytest.raises(ScenarioError) as err:
+        resolve_scenario(GAME, "base", sets, None)
+    assert err.value.key.startswith(key)
+
+
+def test_a_scenario_without_the_assumed_values_fails(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text('description = "no card values"\n[rules]\nplayers = 3\n')
+    with pytest.raises(ScenarioError) as err:
+        resolve_scenario(GAME, bad, (), None)
+    assert "rules." in err.value.key
+
+
+def test_unknown_bot_is_a_user_error(rules4):
+    with pytest.raises(UserError):
+        GAME.policy_array(rules4, {"0": "genius"})
+
+
+def test_cli_prints_one_line_and_exits_2_on_bad_input():
+    proc = subprocess.run([sys.executable, "-m", "sim", "run", "ocracoke", "--set", "players=7", "--games", "10"],
+                          capture_output=True, text=True)
+    assert proc.returncode == 2
+    assert proc.stderr.strip().count("\n") == 0 and "players" in proc.stderr and "Traceback" not in proc.stderr
