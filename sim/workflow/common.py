@@ -24,7 +24,8 @@ _NON_LATIN = re.compile(r"[^\u0000-\u024F\u2010-\u2027\u2030-\u205E\u2190-\u22FF
 
 def latin(text: str) -> str:
     """Text the plots' font (DejaVu Sans) can show: other scripts are dropped, e.g. a title's Chinese name."""
-    return re.sub(r"\s*\(\s*\)", "", _NON_LATIN.sub("", text)).strip()
+    text = re.sub(r"\s*\(\s*\)", "", _NON_LATIN.sub("", text))
+    return re.sub(r"[ \t]+([:,.;])", r"\1", re.sub(r"[ \t]{2,}", " ", text)).strip()
 
 
 def toolkit_version() -> str:

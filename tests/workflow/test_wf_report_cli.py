@@ -73,6 +73,7 @@ def test_overview_page_lists_each_game(rendered):
 
 def test_text_the_font_cannot_show_is_dropped():
     assert latin("Ocracoke 迷霧島") == "Ocracoke"
+    assert latin("Ocracoke 迷霧島: balance report") == "Ocracoke: balance report"
     assert latin("Island Nation (同島一命): report") == "Island Nation: report"
     assert latin("± 95 % — ok") == "± 95 % — ok"
 
