@@ -20,6 +20,7 @@ import json
 import math
 import time
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -46,6 +47,7 @@ def rate_metrics(spec: GameSpec, rules) -> list[Metric]:
     return [m for m in headline_metrics(spec, rules) if m.kind == "rate"]
 
 
+@cache
 def equal_arm_games(n_metrics: int, p: float = 0.5) -> int:
     """n0: games per arm for 99 % power against a 1-point move at level 0.01 / M, equal arms."""
     return stats.games_needed(p, SHIFT, FAMILY_ALPHA / max(1, n_metrics), POWER)
