@@ -43,6 +43,7 @@ from sim.games.wonderful_island.state import (
     E_SKILL,
     E_SKIP,
     E_THRESHOLD,
+    E_TURN,
     E_TRADE,
     E_VENUE,
     E_VOTE_SPLIT,
@@ -208,6 +209,8 @@ def describe(rules: WonderfulIslandRules, log: np.ndarray) -> list[str]:
             lines.append(f"== round {a}")
         elif code == E_CAMPAIGN:
             lines.append(f"-- campaign turn {c}: candidate seat {a} at {VENUES[b]} {VENUE_NAMES[b]}")
+        elif code == E_TURN:
+            lines.append(f"  seat {a}'s action turn")
         elif code == E_DRAW:
             lines.append(f"   seat {a} draws {b}")
         elif code == E_PLAY:

@@ -65,6 +65,7 @@ from sim.games.wonderful_island.state import (
     E_SKILL,
     E_SKIP,
     E_THRESHOLD,
+    E_TURN,
     E_TRADE,
     E_VENUE,
     E_VOTE_SPLIT,
@@ -494,12 +495,12 @@ def fire_skills(st, tab, rng, p, trigger, venue):
             log_event(st, E_SKILL, p, s, prim)
             for q in range(g[G_N]):
                 if q != p:
-                    apply_effect(st, tab, rng, prim, amount, p, q, False)
+                    apply_effect(st, tab, rng, prim, amount, p, q, True)
             continue
         if target < 0:
             continue
         log_event(st, E_SKILL, p, s, prim)
-        apply_effect(st, tab, rng, prim, amount, p, target, False)
+        apply_effect(st, tab, rng, prim, amount, p, target, True)
 
 
 @njit(cache=True)
@@ -746,6 +747,7 @@ def discard_step(st, tab, rng, p):
 def action_turn(st, tab, rng, p, extra_draw):
     """WI-TURN-1..5: turn start (skills), draw 2, play cards, discard to 5."""
     g = st[0]
+    log_event(st, E_TURN, p, 0, 0)
     fire_skills(st, tab, rng, p, TR_TURN_START, g[G_VENUE])
     if turn_over(st):
         return
