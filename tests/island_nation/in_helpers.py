@@ -8,11 +8,21 @@ import numpy as np
 from sim.games.island_nation.board import default_board
 from sim.games.island_nation.engine import play_rows
 from sim.games.island_nation.rules import IslandNationRules
-from sim.games.island_nation.state import FBUL, FHP, FPOS, MINE_AT, MINES_LEFT, ROUND, State, new_state
+from sim.games.island_nation.state import (
+    CAN_AT,
+    FBUL,
+    FHP,
+    FPOS,
+    MINE_AT,
+    MINES_LEFT,
+    ROUND,
+    State,
+    new_state,
+)
 from sim.games.island_nation.tables import params_for, tables_for
 
 BASE = dict(map="kaoteng", frogman_hp=[3, 3, 3], frogman_bullets=[2, 2, 2], artillery_hp=[2, 2, 2],
-            artillery_bullets=[2, 2, 2])
+            artillery_bullets=[2, 2, 2], deck=[], abilities=[])
 
 
 def rules(**over) -> IslandNationRules:
@@ -40,7 +50,7 @@ def members(s0, s1, n) -> set[int]:
 def make_state(board, P, frog: str, artillery: list[str], belief: list[str] | None = None, rnd: int = 3,
                hp: int | None = None, bullets: int | None = None, art_hp: int | None = None) -> State:
     """A state with the frogman on ``frog`` and artillery on ``artillery`` (labels)."""
-    st = new_state(len(board.labels), 5, P.ap)
+    st = new_state()
     ix = board.index
     st.g[ROUND] = rnd
     st.g[FPOS] = ix[frog]
@@ -53,6 +63,7 @@ def make_state(board, P, frog: str, artillery: list[str], belief: list[str] | No
         st.ahp[k] = P.artillery_hp if art_hp is None else art_hp
         st.abul[k] = P.artillery_bullets
     st.sizes[:] = -1
+    st.g[CAN_AT] = -1
     pts = [ix[b] for b in (belief if belief is not None else [frog])]
     st.bel[0], st.bel[1] = words(pts)
     return st

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from in_helpers import members, rules, trace_log
 
 from sim.games.island_nation import engine as E
+from sim.games.island_nation.state import BULLETS
 
 table = st.lists(st.integers(1, 4), min_size=3, max_size=3)
 bullets = st.lists(st.integers(0, 3), min_size=3, max_size=3)
@@ -36,6 +37,7 @@ def check_game(r, policy, seed, index):
     shots_by = {}
     shot_turns = set()
     frog_shots = 0
+    gained = {}
     for event, rnd, actor, a, b, c in log[: end + 1].tolist():
         assert rnd <= 10
         if event == E.EV_START:
@@ -58,13 +60,16 @@ def check_game(r, policy, seed, index):
             shots_by[actor] = shots_by.get(actor, 0) + 1
             assert (rnd, actor) not in shot_turns, "two shots in one turn (IN-SHOOT-2)"
             shot_turns.add((rnd, actor))
+        elif event == E.EV_EFFECT and a == BULLETS:
+            gained[actor] = gained.get(actor, 0) + b
         elif event == E.EV_TURN_END:
             assert a == fpos
             public = members(np.uint64(b & (2**64 - 1)), np.uint64(c & (2**64 - 1)), n)
             assert public, "empty public set"
             assert fpos in public, f"true point {fpos} outside the public set in round {rnd}"
     fhp, fb, ahp, ab = r.loadout()
-    assert frog_shots <= fb and all(v <= ab for v in shots_by.values())
+    assert frog_shots <= fb + gained.get(0, 0)
+    assert all(v <= ab + gained.get(actor, 0) for actor, v in shots_by.items())
     assert 0 <= games["frogman_hp"][0] <= fhp
     assert 1 <= games["end_round"][0] <= 10
     return games

@@ -37,7 +37,7 @@ def trace(rules: IslandNationRules, policy: np.ndarray, seed: int, index: int) -
     used = log[: _used_rows(log)]
     lines = [f"Island Nation · {rules.players} players · game {index} of seed {seed} · "
              f"frogman={FROGMAN_BOTS[int(policy[0])]} artillery={ARTILLERY_BOTS[int(policy[1])]}"]
-    lines += analysis.describe_log(board, used, rules.n_artillery)
+    lines += analysis.describe_log(board, used, rules)
     return Trace(lines, Chunk(games, {"points": points}))
 
 

@@ -102,9 +102,10 @@ def _set_labels(board, w0: int, w1: int) -> list[str]:
     return [board.labels[p] for p in range(len(board.labels)) if (words[p >> 6] >> (p & 63)) & 1]
 
 
-def describe_log(board, log: np.ndarray, n_art: int) -> list[str]:
+def describe_log(board, log: np.ndarray, rules) -> list[str]:
     """One readable line per logged event (engine.EV_* codes)."""
     from sim.games.island_nation import engine as E
+    from sim.games.island_nation.rules import EFFECTS
 
     L = board.labels
     lines = []
@@ -143,6 +144,17 @@ def describe_log(board, log: np.ndarray, n_art: int) -> list[str]:
             public = _set_labels(board, b, c)
             shown = " ".join(public) if len(public) <= 40 else f"{len(public)} points"
             lines.append(f"    end of {who}'s turn: frogman on {L[a]}; public set ({len(public)}): {shown}")
+        elif event == E.EV_DRAW:
+            card = rules.deck[a]
+            shown = f"draws the event {card.name!r} (shown)" if b else "draws an item card"
+            lines.append(f"round {rnd}: {who} {shown}" + ("" if b else f"  [{card.name}]"))
+        elif event == E.EV_EFFECT:
+            effect = EFFECTS[a]
+            told = {"radar": f": the frogman is {'within' if c else 'not within'} {min(b, 3)} road steps",
+                    "traitor": ": turns traitor", "can": ": puts the can token down"}.get(effect, "")
+            lines.append(f"round {rnd}: {who} uses {effect} {b}{told}")
+        elif event == E.EV_CAN:
+            lines.append(f"round {rnd}: the can rattles: the frogman stepped onto {L[a]}")
         elif event == E.EV_END:
             side = "frogman" if a == 0 else "artillery"
             lines.append(f"round {rnd}: game over: the {side} win{'s' if a == 0 else ''} by {REASONS[b]}")

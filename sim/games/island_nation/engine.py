@@ -10,40 +10,57 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.core.rng import game_stream, randbelow
+from sim.core.rng import randbelow, seed_stream, shuffle
 from sim.games.island_nation.policies import (
     artillery_action,
     artillery_start,
+    frogman_draws,
     frogman_mine,
     frogman_shot,
     frogman_start,
     frogman_step,
+    use_effect,
 )
 from sim.games.island_nation.state import (
+    AB_AMOUNT,
+    AB_EFFECT,
+    AB_USES,
     ALL_DEAD,
     ARTILLERY,
+    BULLETS,
+    CAN,
+    CAN_AT,
     CATCH,
+    DECK_N,
+    DECK_TOP,
+    DRAW,
     END,
     END_ROUND,
     ESC_EXIT,
     ESC_ROUND,
     ESCAPE,
+    EXTRA_AP,
+    EXTRA_AP_EFFECT,
     FBUL,
     FHP,
     FPOS,
     FROGMAN,
+    HEAL,
+    ITEM,
     MINE_AT,
     MINES_LEFT,
     MOVE,
+    N_PENDING,
     NLOG,
     OVER,
+    RADAR,
     REASON,
     ROUND,
     SHOOT,
     SHOT,
     TIME,
+    TRAITOR,
     WINNER,
-    State,
     artillery_mask,
     frogman_shot_victim,
     has,
@@ -58,10 +75,11 @@ from sim.games.island_nation.state import (
 # log events
 EV_START, EV_PLACE, EV_BOTTLE, EV_STEP, EV_HIDDEN_STEP, EV_FSHOT, EV_MINE, EV_PASS = range(8)
 EV_AMOVE, EV_BOOM, EV_ASHOT, EV_CATCH, EV_DEATH, EV_TURN_END, EV_END = range(8, 15)
+EV_DRAW, EV_EFFECT, EV_CAN = range(15, 18)
 LOG_WIDTH = 6
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def _log(st, log, event, actor, a, b, c):
     i = st.g[NLOG]
     if i < log.shape[0]:
@@ -187,17 +205,21 @@ def _hidden_reach(T, P, st, start, max_steps, include_start, m0, m1):
 
 @njit(cache=True)
 def frogman_turn(T, P, st, bot, rng, log):
-    """IN-TURN-2/3, IN-MOVE-1..4, IN-BOTTLE-1/2, IN-MINE-1/2, IN-SHOOT-1, IN-WIN-F1."""
+    """IN-TURN-2/3, IN-MOVE-1..4, IN-BOTTLE-1/2, IN-MINE-1/2, IN-SHOOT-1, IN-CARD-1..4, IN-WIN-F1."""
     r = st.g[ROUND]
     start = st.g[FPOS]
     hidden = P.bottle[r] == 1
     window = in_window(P, r)
-    m0, m1 = artillery_mask(st, P.n_art)
     if hidden:
         st.bel[0], st.bel[1] = with_point(np.uint64(0), np.uint64(0), start)
         _log(st, log, EV_BOTTLE, 0, start, 0, 0)
+    st.g[EXTRA_AP] = 0
+    _use_items(T, P, st, log, bot, 0, rng)
+    ap = P.ap + st.g[EXTRA_AP]
+    m0, m1 = artillery_mask(st, P.n_art)
     spent = 0
     shots = 0
+    draws = 0
     d = frogman_shot(bot, T, P, st, rng)
     if d >= 0:
         _frogman_shoots(T, P, st, log, d, hidden)
@@ -206,10 +228,14 @@ def frogman_turn(T, P, st, bot, rng, log):
         if st.g[OVER] == 1:
             return
         m0, m1 = artillery_mask(st, P.n_art)
+    while _can_draw(st, ap - spent) and frogman_draws(bot, T, P, st, rng):
+        _draw(P, st, log, 0)
+        spent += 2
+        draws += 1
     st.path[0] = start
     n_path = 1
-    while spent < P.ap:
-        d = frogman_step(bot, T, P, st, rng, spent, hidden, m0, m1)
+    while spent < ap:
+        d = frogman_step(bot, T, P, st, rng, spent, ap, hidden, m0, m1)
         if d < 0:
             break
         q = T.road_step[st.g[FPOS], d]
@@ -231,6 +257,8 @@ def frogman_turn(T, P, st, bot, rng, log):
             st.g[ESC_EXIT] = q
             _finish(st, log, FROGMAN, ESCAPE)
             return
+        if not hidden and st.g[CAN_AT] >= 0:
+            _can_check(st, log, q)
     if spent == 0:
         if st.g[FBUL] > 0:
             _frogman_shoots(T, P, st, log, randbelow(rng, 6), hidden)
@@ -248,7 +276,103 @@ def frogman_turn(T, P, st, bot, rng, log):
             st.g[MINE_AT] = p
             _log(st, log, EV_MINE, 0, p, 0, 0)
     if hidden:
-        st.bel[0], st.bel[1] = _hidden_reach(T, P, st, start, P.ap - shots, shots > 0, m0, m1)
+        st.bel[0], st.bel[1] = _hidden_reach(T, P, st, start, ap - shots - 2 * draws, shots + draws > 0, m0, m1)
+    _resolve_events(T, P, st, log, 0)
+
+
+@njit(cache=True)
+def _can_check(st, log, q):
+    """IN-ABILITY-3: a step announced onto the can's point must be told; any other step rules the
+    can's point out."""
+    can = st.g[CAN_AT]
+    if q == can:
+        st.bel[0], st.bel[1] = with_point(np.uint64(0), np.uint64(0), can)
+        _log(st, log, EV_CAN, 0, can, 1, 1)
+    else:
+        st.bel[0], st.bel[1] = without_point(st.bel[0], st.bel[1], can)
+
+
+# ---------------------------------------------------------------- cards and abilities
+
+@njit(cache=True)
+def _can_draw(st, ap_left):
+    """IN-CARD-1: a draw costs 2 AP and needs a card left."""
+    return ap_left >= 2 and st.g[DECK_TOP] < st.g[DECK_N] and st.g[N_PENDING] < st.pending.shape[0]
+
+
+@njit(cache=True)
+def _draw(P, st, log, player):
+    """IN-CARD-1/2/3: an item goes to the hand; an event is shown and waits for the turn's end."""
+    card = st.deck[st.g[DECK_TOP]]
+    st.g[DECK_TOP] += 1
+    if P.card_kind[card] == ITEM:
+        st.hand[player, card] += 1
+    else:
+        st.pending[st.g[N_PENDING]] = card
+        st.g[N_PENDING] += 1
+    _log(st, log, EV_DRAW, player, card, P.card_kind[card], 0)
+
+
+@njit(cache=True)
+def _apply_effect(T, P, st, log, player, effect, amount):
+    """IN-CARD-4, IN-CARD-5, IN-ABILITY-2/3: one effect primitive for ``player`` (0 = frogman)."""
+    k = player - 1
+    result = 0
+    if effect == HEAL:
+        if player == 0:
+            st.g[FHP] = min(P.frogman_hp, st.g[FHP] + amount)
+        else:
+            st.ahp[k] = min(P.artillery_hp, st.ahp[k] + amount)
+    elif effect == BULLETS:
+        if player == 0:
+            st.g[FBUL] += amount
+        else:
+            st.abul[k] += amount
+    elif effect == EXTRA_AP_EFFECT:
+        st.g[EXTRA_AP] += amount
+    elif effect == RADAR and player > 0:
+        r = min(amount, 3)
+        b0 = T.ballmask[st.apos[k], r, 0]
+        b1 = T.ballmask[st.apos[k], r, 1]
+        if has(b0, b1, st.g[FPOS]):
+            result = 1
+            st.bel[0] &= b0
+            st.bel[1] &= b1
+        else:
+            st.bel[0] &= ~b0
+            st.bel[1] &= ~b1
+    elif effect == TRAITOR and player > 0:
+        st.traitor[k] = 1
+    elif effect == CAN and player > 0:
+        st.g[CAN_AT] = st.apos[k]
+    _log(st, log, EV_EFFECT, player, effect, amount, result)
+    if effect == TRAITOR and player > 0 and loyal_alive(st, P.n_art) == 0:
+        _finish(st, log, FROGMAN, ALL_DEAD)
+
+
+@njit(cache=True)
+def _use_items(T, P, st, log, bot, player, rng):
+    """IN-CARD-2, IN-ABILITY-1: at the start of its turn a player may use items and (artillery) its
+    ability, at no action point; assumed: at most one card of each kind and one ability use a turn."""
+    for card in range(P.card_kind.shape[0]):
+        if st.hand[player, card] > 0 and use_effect(bot, T, P, st, player, P.card_effect[card], rng):
+            st.hand[player, card] -= 1
+            _apply_effect(T, P, st, log, player, P.card_effect[card], P.card_amount[card])
+    if player > 0:
+        k = player - 1
+        if st.ability[k, AB_USES] > 0 and use_effect(bot, T, P, st, player, st.ability[k, AB_EFFECT], rng):
+            st.ability[k, AB_USES] -= 1
+            _apply_effect(T, P, st, log, player, st.ability[k, AB_EFFECT], st.ability[k, AB_AMOUNT])
+
+
+@njit(cache=True)
+def _resolve_events(T, P, st, log, player):
+    """IN-CARD-3: events drawn this turn take effect at its end."""
+    for i in range(st.g[N_PENDING]):
+        if st.g[OVER] == 0:
+            card = st.pending[i]
+            _apply_effect(T, P, st, log, player, P.card_effect[card], P.card_amount[card])
+    st.g[N_PENDING] = 0
 
 
 # ---------------------------------------------------------------- an artillery's turn
@@ -325,11 +449,16 @@ def _artillery_moves(T, P, st, log, k, d):
 
 @njit(cache=True)
 def artillery_turn(T, P, st, bot, k, rng, log):
-    """IN-TURN-2/3: up to the action points, at least one spent, one shot a turn (IN-SHOOT-2)."""
+    """IN-TURN-2/3: up to the action points, at least one spent, one shot a turn (IN-SHOOT-2);
+    items and ability first (IN-CARD-2, IN-ABILITY-1), events at the end (IN-CARD-3)."""
+    st.g[EXTRA_AP] = 0
+    if st.traitor[k] == 0:
+        _use_items(T, P, st, log, bot, k + 1, rng)
+    ap = P.ap + st.g[EXTRA_AP]
     spent = 0
     shot = False
-    while spent < P.ap and st.ahp[k] > 0 and st.g[OVER] == 0:
-        action, d = artillery_action(bot, T, P, k, st, rng, spent, shot)
+    while spent < ap and st.ahp[k] > 0 and st.g[OVER] == 0:
+        action, d = artillery_action(bot, T, P, k, st, rng, spent, ap, shot, _can_draw(st, ap - spent))
         if action == END:
             break
         spent += 1
@@ -338,8 +467,14 @@ def artillery_turn(T, P, st, bot, k, rng, log):
         elif action == SHOOT:
             shot = True
             _artillery_shoots(T, P, st, log, k, d)
+        elif action == DRAW:
+            spent += 1
+            _draw(P, st, log, k + 1)
         else:
             _artillery_catches(P, st, log, k)
+    if st.ahp[k] > 0 and st.g[OVER] == 0:
+        _resolve_events(T, P, st, log, k + 1)
+    st.g[N_PENDING] = 0
 
 
 # ---------------------------------------------------------------- one game, a batch
@@ -368,6 +503,29 @@ def setup(T, P, st, policy, rng, log):
         _log(st, log, EV_PLACE, k + 1, st.apos[k], 0, 0)
     st.bel[0] = T.numbered_mask[0]
     st.bel[1] = T.numbered_mask[1]
+    _deal_cards(P, st, rng)
+
+
+@njit(cache=True)
+def _deal_cards(P, st, rng):
+    """IN-CARD-1, IN-ABILITY-1: shuffle the deck; deal each artillery one character ability."""
+    st.hand[:, :] = 0
+    st.g[N_PENDING] = 0
+    st.g[CAN_AT] = -1
+    n = P.deck.shape[0]
+    st.deck[:n] = P.deck
+    shuffle(rng, st.deck[:n])
+    st.g[DECK_TOP] = 0
+    st.g[DECK_N] = n
+    st.ability[:, :] = 0
+    m = P.ab_effect.shape[0]
+    if m > 0:
+        order = np.arange(m)
+        shuffle(rng, order)
+        for k in range(P.n_art):
+            st.ability[k, AB_EFFECT] = P.ab_effect[order[k]]
+            st.ability[k, AB_AMOUNT] = P.ab_amount[order[k]]
+            st.ability[k, AB_USES] = P.ab_uses[order[k]]
 
 
 @njit(cache=True)
@@ -394,16 +552,14 @@ def play_game(T, P, st, policy, rng, log, density):
 
 
 @njit(cache=True)
-def play_batch(T, P, policy, seed, start, out, sizes, density, captures, escapes, log):
+def play_batch(T, P, st, policy, seed, start, out, sizes, density, captures, escapes, log):
     """Games ``start .. start+count-1`` of the run ``seed``, game i on its own stream (seed, i).
 
     ``out[i]`` = winner, reason, end round, escape round, escape point, frogman HP, artillery
     alive, final public-set size; ``sizes[i]`` = public-set size at the end of rounds 1..10."""
-    st = State(np.zeros(13, np.int64), np.zeros(5, np.int64), np.zeros(5, np.int64), np.zeros(5, np.int64),
-               np.zeros(5, np.int64), np.zeros(2, np.uint64), np.zeros(P.ap + 1, np.int64),
-               np.zeros(10, np.int64))
+    rng = np.empty(4, dtype=np.uint64)
     for i in range(out.shape[0]):
-        rng = game_stream(seed, start + i)
+        seed_stream(rng, seed, start + i)
         play_game(T, P, st, policy, rng, log, density)
         alive = 0
         for k in range(P.n_art):
@@ -428,6 +584,7 @@ def play_batch(T, P, policy, seed, start, out, sizes, density, captures, escapes
 
 def play_rows(rules, board, policy: np.ndarray, seed: int, start: int, count: int, log_rows: int = 0):
     """Play games ``start .. start+count-1`` and return (games columns, points columns, log)."""
+    from sim.games.island_nation.state import new_state
     from sim.games.island_nation.tables import params_for, tables_for
 
     T = tables_for(board, rules.shot_range)
@@ -438,7 +595,7 @@ def play_rows(rules, board, policy: np.ndarray, seed: int, start: int, count: in
     captures = np.zeros(T.n, dtype=np.int64)
     escapes = np.zeros(T.n, dtype=np.int64)
     log = np.zeros((log_rows, LOG_WIDTH), dtype=np.int64)
-    play_batch(T, P, np.asarray(policy, dtype=np.int64), np.int64(seed), np.int64(start), out, sizes,
+    play_batch(T, P, new_state(), np.asarray(policy, dtype=np.int64), np.int64(seed), np.int64(start), out, sizes,
                density, captures, escapes, log)
     exit_of = np.full(T.n, -1, dtype=np.int64)
     exit_of[T.evac_points] = np.arange(T.evac_points.shape[0])

@@ -19,13 +19,22 @@ from numba import njit
 
 from sim.core.rng import randbelow, uniform
 from sim.games.island_nation.state import (
+    BULLETS,
+    CAN,
+    CAN_AT,
     CATCH_ACTION,
+    DRAW,
     END,
+    EXTRA_AP_EFFECT,
     FBUL,
+    FHP,
     FPOS,
+    HEAL,
     MOVE,
+    RADAR,
     ROUND,
     SHOOT,
+    TRAITOR,
     frogman_shot_victim,
     has,
     image,
@@ -71,7 +80,7 @@ def artillery_start(bot, k, T, st, rng):
 
 # ---------------------------------------------------------------- frogman
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def _threat(T, P, st, q):
     """Road distance from q to the nearest living loyal artillery, capped at FAR."""
     best = FAR
@@ -81,7 +90,7 @@ def _threat(T, P, st, q):
     return best
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def _goal_distance(T, st, q, m0, m1):
     """Road distance from q to the nearest evac point no artillery stands on (any, if all are)."""
     best = T.n * 4
@@ -95,7 +104,7 @@ def _goal_distance(T, st, q, m0, m1):
     return free if free < T.n * 4 else best
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def _place_score(T, P, st, q, steps_left, m0, m1):
     """How good it is for a runner to stand on q with ``steps_left`` steps of this turn to go."""
     r = st.g[ROUND]
@@ -144,7 +153,7 @@ def _shot_belief_size(T, P, st, victim):
 
 
 @njit(cache=True)
-def frogman_step(bot, T, P, st, rng, spent, hidden, m0, m1):
+def frogman_step(bot, T, P, st, rng, spent, ap, hidden, m0, m1):
     """The direction of the next step (0..5) or -1 to stop; never -1 while nothing is spent and a
     step is possible (IN-TURN-3), never onto artillery (IN-MOVE-4)."""
     f = st.g[FPOS]
@@ -166,7 +175,8 @@ def frogman_step(bot, T, P, st, rng, spent, hidden, m0, m1):
                     return d
                 pick -= 1
     window = in_window(P, st.g[ROUND])
-    steps_left = P.ap - spent - 1
+    steps_left = ap - spent - 1
+    can = st.g[CAN_AT]
     best_d = -1
     best = -1e18
     if spent > 0:
@@ -180,6 +190,8 @@ def frogman_step(bot, T, P, st, rng, spent, hidden, m0, m1):
         if window and T.is_evac[q] == 1:
             return d
         score = _place_score(T, P, st, q, steps_left, m0, m1) + 0.3 * uniform(rng)
+        if q == can and not hidden:
+            score -= 10.0
         if bot == GHOST and not hidden:
             s0, s1 = image(T.trans, d, st.bel[0], st.bel[1])
             s0 &= ~m0
@@ -211,7 +223,7 @@ def frogman_mine(bot, T, P, st, rng, n_path):
 
 # ---------------------------------------------------------------- artillery
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def _step_toward(T, a, target):
     """A road direction from a that shortens the road distance to target (-1 if a == target)."""
     if a == target:
@@ -224,7 +236,7 @@ def _step_toward(T, a, target):
     return -1
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def _best_line(T, p, s0, s1):
     """The shot direction from p covering most of the set, and how many points it covers."""
     best_d, best_c = 0, -1
@@ -236,15 +248,15 @@ def _best_line(T, p, s0, s1):
 
 
 @njit(cache=True)
-def _random_artillery(T, k, st, rng, spent, shot):
-    """Uniform over the legal actions: six moves at most, six shots, catch, end."""
+def _random_artillery(T, k, st, rng, spent, shot, can_draw):
+    """Uniform over the legal actions: six moves at most, six shots, catch, draw, end."""
     a = st.apos[k]
     n_moves = 0
     for d in range(6):
         if T.road_step[a, d] >= 0:
             n_moves += 1
     can_shoot = st.abul[k] > 0 and not shot
-    total = n_moves + (6 if can_shoot else 0) + 1 + (1 if spent > 0 else 0)
+    total = n_moves + (6 if can_shoot else 0) + 1 + (1 if can_draw else 0) + (1 if spent > 0 else 0)
     pick = randbelow(rng, total)
     if pick < n_moves:
         for d in range(6):
@@ -259,6 +271,8 @@ def _random_artillery(T, k, st, rng, spent, shot):
         pick -= 6
     if pick == 0:
         return CATCH_ACTION, 0
+    if can_draw and pick == 1:
+        return DRAW, 0
     return END, 0
 
 
@@ -295,7 +309,7 @@ def _guard_post(T, P, k, st):
 
 
 @njit(cache=True)
-def _patrol(T, P, k, st, spent, shot):
+def _patrol(T, P, k, st, spent, shot, can_draw):
     a = st.apos[k]
     s0, s1 = st.bel[0], st.bel[1]
     size = set_size(s0, s1)
@@ -309,13 +323,15 @@ def _patrol(T, P, k, st, spent, shot):
     if a != post:
         return MOVE, _step_toward(T, a, post)
     if spent == 0:
+        if can_draw:
+            return DRAW, 0
         for d in range(6):
             if T.road_step[a, d] >= 0:
                 return MOVE, d
     return END, 0
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def _crowd(T, P, k, st, q):
     count = 0
     for j in range(P.n_art):
@@ -325,11 +341,13 @@ def _crowd(T, P, k, st, q):
 
 
 @njit(cache=True)
-def _hunter(T, P, k, st, rng, spent, shot):
+def _hunter(T, P, k, st, rng, spent, ap, shot, can_draw):
     a = st.apos[k]
     s0, s1 = st.bel[0], st.bel[1]
     size = set_size(s0, s1)
-    left = P.ap - spent
+    left = ap - spent
+    if spent == 0 and can_draw and size > 20:
+        return DRAW, 0
     can_shoot = st.abul[k] > 0 and not shot
     if has(s0, s1, a) and (size == 1 or (size == 2 and st.ahp[k] > 1)):
         return CATCH_ACTION, 0
@@ -373,13 +391,46 @@ def _hunter(T, P, k, st, rng, spent, shot):
 
 
 @njit(cache=True)
-def artillery_action(bot, T, P, k, st, rng, spent, shot):
-    """The next action (END, MOVE, SHOOT or CATCH_ACTION) and its direction; END only once an
-    action point is spent (IN-TURN-3)."""
+def artillery_action(bot, T, P, k, st, rng, spent, ap, shot, can_draw):
+    """The next action (END, MOVE, SHOOT, CATCH_ACTION or DRAW) and its direction; END only once
+    an action point is spent (IN-TURN-3), DRAW only when ``can_draw`` (IN-CARD-1)."""
     if st.traitor[k] == 1:
         return _traitor(T, k, st, rng, spent)
     if bot == HUNTER:
-        return _hunter(T, P, k, st, rng, spent, shot)
+        return _hunter(T, P, k, st, rng, spent, ap, shot, can_draw)
     if bot == PATROL:
-        return _patrol(T, P, k, st, spent, shot)
-    return _random_artillery(T, k, st, rng, spent, shot)
+        return _patrol(T, P, k, st, spent, shot, can_draw)
+    return _random_artillery(T, k, st, rng, spent, shot, can_draw)
+
+
+# ---------------------------------------------------------------- cards and abilities
+
+@njit(cache=True)
+def use_effect(bot, T, P, st, player, effect, rng):
+    """Whether ``player`` (0 = frogman) uses an item or ability with this effect now (IN-CARD-2).
+    Random bots toss a coin; the others heal when hurt, restock when out of bullets, always take
+    extra action points, sweep the radar while the public set has more than one point, and put
+    the can down from two rounds before the window."""
+    if effect == TRAITOR or (player == 0 and (effect == RADAR or effect == CAN)):
+        return False
+    if bot == 0:
+        return uniform(rng) < 0.5
+    k = player - 1
+    if effect == HEAL:
+        return st.g[FHP] < P.frogman_hp if player == 0 else st.ahp[k] < P.artillery_hp
+    if effect == BULLETS:
+        return st.g[FBUL] == 0 if player == 0 else st.abul[k] == 0
+    if effect == EXTRA_AP_EFFECT:
+        return True
+    if effect == RADAR:
+        return set_size(st.bel[0], st.bel[1]) > 1
+    return st.g[ROUND] >= P.evac_from - 2
+
+
+@njit(cache=True)
+def frogman_draws(bot, T, P, st, rng):
+    """Whether the frogman spends 2 AP on a card (IN-CARD-1): random one time in four; the others
+    only early, with no artillery within 4 road steps."""
+    if bot == 0:
+        return uniform(rng) < 0.25
+    return st.g[ROUND] <= P.evac_from - 3 and _threat(T, P, st, st.g[FPOS]) >= 4

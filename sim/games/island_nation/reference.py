@@ -1,6 +1,7 @@
 """Island Nation in plain Python, one game at a time: the cross-check and the speed baseline.
 
-Written for clarity from docs/rules/island-nation.md and the bots' descriptions, sharing nothing
+The core rules (no cards, no abilities: the ``core`` scenario), written for clarity from
+docs/rules/island-nation.md and the bots' descriptions, sharing nothing
 with the batch engine but the scenario and the map loader: the public belief is a Python set of
 points, randomness is a ``random.Random`` per game. Its outcome distributions must agree with the
 engine's within sampling error (tests/island_nation/test_in_reference.py).
@@ -59,6 +60,8 @@ class Game:
     """One game: the board, the rules, the two bots, and a random source."""
 
     def __init__(self, board: Board, rules, frogman_bot: str, artillery_bot: str, rng: random.Random):
+        if rules.deck or rules.abilities:
+            raise ValueError("the reference plays the core rules (no cards, no abilities): use the core scenario")
         self.b = board
         self.n = len(board.labels)
         self.rules = rules
@@ -358,8 +361,6 @@ class Game:
     # ------------------------------------------------------------ artillery bots
 
     def choose_artillery_action(self, k: int, art: Artillery, spent: int, shot: bool) -> tuple[str, int]:
-        if art.traitor:
-            raise NotImplementedError("cards are not in the reference")
         if self.abot == "hunter":
             return self.hunter(k, art, spent, shot)
         if self.abot == "patrol":

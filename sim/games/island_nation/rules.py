@@ -8,10 +8,53 @@ Per-player-count tables are lists indexed by ``players - 4`` (4, 5, 6 players).
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 PLAYER_COUNTS = (4, 5, 6)
 LAST_ROUND = 10  # IN-WIN-A3: the artillery win when round 10 ends; per-round columns are fixed at 10
+
+
+EFFECTS = ("heal", "bullets", "extra_ap", "radar", "traitor", "can")
+ITEM_EFFECTS = ("heal", "bullets", "extra_ap", "radar")
+EVENT_EFFECTS = ("heal", "bullets", "traitor")
+ABILITY_EFFECTS = ("heal", "bullets", "extra_ap", "radar", "can")
+
+
+class Card(BaseModel):
+    """One kind of card of the deck, as an effect primitive (IN-CARD-1..5).
+
+    ``heal``: +amount HP (up to the starting HP); ``bullets``: +amount bullets; ``extra_ap``: +amount
+    action points this turn; ``radar``: the frogman says whether it is within ``amount`` road steps of
+    the user; ``traitor``: an artillery that draws it turns traitor (IN-CARD-5).
+    """
+
+    model_config = ConfigDict(extra="forbid")
+    name: str
+    kind: Literal["item", "event"]
+    effect: Literal["heal", "bullets", "extra_ap", "radar", "traitor"]
+    amount: int = Field(1, ge=0, le=5)
+    count: int = Field(1, ge=1, le=28)
+
+    @model_validator(mode="after")
+    def _effect_fits_kind(self) -> Card:
+        allowed = ITEM_EFFECTS if self.kind == "item" else EVENT_EFFECTS
+        if self.effect not in allowed:
+            raise ValueError(f"card {self.name!r}: a {self.kind} card's effect is one of {', '.join(allowed)}")
+        return self
+
+
+class Ability(BaseModel):
+    """One artillery character's ability (IN-ABILITY-1/2): an effect primitive used ``uses`` times a
+    game at no action point. ``can``: put the can token on one's point; a frogman announcing a step
+    that ends there must say so (IN-ABILITY-3)."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: str
+    effect: Literal["heal", "bullets", "extra_ap", "radar", "can"]
+    amount: int = Field(1, ge=0, le=5)
+    uses: int = Field(1, ge=1, le=5)
 
 
 def _per_count(description: str) -> object:
@@ -44,6 +87,10 @@ class IslandNationRules(BaseModel):
                        json_schema_extra={"rule": "IN-MINE-1"})
     shot_range: int = Field(3, ge=1, le=3, description="range of a shot in hexes",
                             json_schema_extra={"rule": "IN-SHOOT-3"})
+    deck: list[Card] = Field(description="item and event cards (28 small cards in the box; list lost)",
+                             max_length=16, json_schema_extra={"assumed": True})
+    abilities: list[Ability] = Field(description="the artillery characters' abilities (9 in the box; lost)",
+                                     max_length=9, json_schema_extra={"assumed": True})
 
     @field_validator("frogman_hp", "artillery_hp")
     @classmethod
@@ -66,8 +113,18 @@ class IslandNationRules(BaseModel):
             raise ValueError(f"distinct rounds between 1 and {LAST_ROUND}")
         return sorted(value)
 
+    @field_validator("deck")
+    @classmethod
+    def _deck_size(cls, value: list[Card]) -> list[Card]:
+        if sum(c.count for c in value) > 64:
+            raise ValueError("at most 64 cards in all")
+        return value
+
     @model_validator(mode="after")
     def _window(self) -> IslandNationRules:
+        if self.abilities and len(self.abilities) < self.n_artillery:
+            raise ValueError(f"{len(self.abilities)} abilities for {self.n_artillery} artillery: give at least "
+                             "one per artillery (or none)")
         if self.evac_from > self.evac_to:
             raise ValueError(f"evac_from ({self.evac_from}) must not come after evac_to ({self.evac_to})")
         return self

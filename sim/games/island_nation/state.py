@@ -6,7 +6,11 @@
   artillery (an artillery with ``ahp == 0`` is dead and off the board, IN-DEATH-1),
 * ``bel``: the public belief, two 64-bit words (bit p set = the frogman may be on point p),
 * ``path``: the frogman's points this turn (where a mine may go, IN-MINE-2),
-* ``sizes``: the public-set size at the end of each round (-1 for rounds not completed).
+* ``sizes``: the public-set size at the end of each round (-1 for rounds not completed),
+* ``hand[player, card type]``: items held (player 0 is the frogman, k + 1 artillery k),
+* ``deck``: the shuffled deck (card types), drawn from ``g[DECK_TOP]`` on,
+* ``ability[k]``: artillery k's ability (effect, amount, uses left),
+* ``pending``: event cards drawn this turn, resolved at its end (IN-CARD-3).
 """
 
 from __future__ import annotations
@@ -16,11 +20,23 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-State = namedtuple("State", ["g", "apos", "ahp", "abul", "traitor", "bel", "path", "sizes"])
+State = namedtuple("State", ["g", "apos", "ahp", "abul", "traitor", "bel", "path", "sizes", "hand", "deck",
+                             "ability", "pending"])
 
 # indices into State.g
-ROUND, FPOS, FHP, FBUL, MINES_LEFT, MINE_AT, WINNER, REASON, END_ROUND, ESC_ROUND, ESC_EXIT, OVER, NLOG = range(13)
-G_SIZE = 13
+(ROUND, FPOS, FHP, FBUL, MINES_LEFT, MINE_AT, WINNER, REASON, END_ROUND, ESC_ROUND, ESC_EXIT, OVER, NLOG,
+ DECK_TOP, DECK_N, CAN_AT, EXTRA_AP, N_PENDING) = range(18)
+G_SIZE = 18
+MAX_ART = 5
+MAX_PATH = 16
+MAX_CARD_TYPES = 16
+MAX_DECK = 64
+
+# effect primitives of cards and abilities (rules.EFFECTS order)
+HEAL, BULLETS, EXTRA_AP_EFFECT, RADAR, TRAITOR, CAN = range(6)
+ITEM, EVENT = 0, 1
+# ability columns
+AB_EFFECT, AB_AMOUNT, AB_USES = range(3)
 
 # winners and end reasons
 FROGMAN, ARTILLERY = 0, 1
@@ -29,15 +45,18 @@ REASONS = ("escape", "all artillery dead", "catch", "shot", "time")
 REASON_KEYS = ("escape", "all_dead", "catch", "shot", "time")
 
 # artillery actions chosen by the bots
-END, MOVE, SHOOT, CATCH_ACTION = range(4)
+END, MOVE, SHOOT, CATCH_ACTION, DRAW = range(5)
 
 ONE = np.uint64(1)
 
 
-def new_state(n_points: int, max_art: int, ap: int) -> State:
-    return State(np.zeros(G_SIZE, np.int64), np.zeros(max_art, np.int64), np.zeros(max_art, np.int64),
-                 np.zeros(max_art, np.int64), np.zeros(max_art, np.int64), np.zeros(2, np.uint64),
-                 np.zeros(ap + 1, np.int64), np.zeros(10, np.int64))
+def new_state() -> State:
+    """Zeroed arrays for one game, reused game after game."""
+    return State(np.zeros(G_SIZE, np.int64), np.zeros(MAX_ART, np.int64), np.zeros(MAX_ART, np.int64),
+                 np.zeros(MAX_ART, np.int64), np.zeros(MAX_ART, np.int64), np.zeros(2, np.uint64),
+                 np.zeros(MAX_PATH, np.int64), np.zeros(10, np.int64),
+                 np.zeros((MAX_ART + 1, MAX_CARD_TYPES), np.int64), np.zeros(MAX_DECK, np.int64),
+                 np.zeros((MAX_ART, 3), np.int64), np.zeros(8, np.int64))
 
 
 @njit(inline="always", cache=True)
@@ -101,7 +120,7 @@ def first_point(s0, s1, n):
     return -1
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def artillery_mask(st, n_art):
     """Points holding a living artillery (the frogman may not pass or stop there, IN-MOVE-4)."""
     m0 = np.uint64(0)
@@ -112,7 +131,7 @@ def artillery_mask(st, n_art):
     return m0, m1
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def loyal_alive(st, n_art):
     count = 0
     for k in range(n_art):
@@ -121,7 +140,7 @@ def loyal_alive(st, n_art):
     return count
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def frogman_shot_victim(line, st, n_art, p, d):
     """Who a frogman's shot from ``p`` in direction ``d`` hits (IN-SHOOT-4/5): the loyal living
     artillery on the nearest occupied point of the line; on a shared point, the one with the

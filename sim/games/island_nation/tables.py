@@ -20,7 +20,7 @@ from collections import namedtuple
 import numpy as np
 
 from sim.core.errors import ScenarioError
-from sim.games.island_nation.rules import LAST_ROUND, IslandNationRules
+from sim.games.island_nation.rules import EFFECTS, LAST_ROUND, IslandNationRules
 
 MAX_POINTS = 128  # two 64-bit words of belief
 MAX_RADIUS = 3
@@ -33,6 +33,7 @@ Tables = namedtuple("Tables", [
 Params = namedtuple("Params", [
     "n_art", "frogman_hp", "frogman_bullets", "artillery_hp", "artillery_bullets", "ap",
     "evac_from", "evac_to", "bottle", "mines", "last_round",
+    "card_kind", "card_effect", "card_amount", "deck", "ab_effect", "ab_amount", "ab_uses",
 ])
 
 
@@ -101,5 +102,13 @@ def params_for(rules: IslandNationRules) -> Params:
     frogman_hp, frogman_bullets, artillery_hp, artillery_bullets = rules.loadout()
     bottle = np.zeros(LAST_ROUND + 1, dtype=np.int64)
     bottle[rules.bottle_rounds] = 1
+    cards = rules.deck
+    deck = np.array([i for i, c in enumerate(cards) for _ in range(c.count)], dtype=np.int64)
     return Params(rules.n_artillery, frogman_hp, frogman_bullets, artillery_hp, artillery_bullets,
-                  rules.action_points, rules.evac_from, rules.evac_to, bottle, rules.mines, LAST_ROUND)
+                  rules.action_points, rules.evac_from, rules.evac_to, bottle, rules.mines, LAST_ROUND,
+                  np.array([0 if c.kind == "item" else 1 for c in cards], dtype=np.int64),
+                  np.array([EFFECTS.index(c.effect) for c in cards], dtype=np.int64),
+                  np.array([c.amount for c in cards], dtype=np.int64), deck,
+                  np.array([EFFECTS.index(a.effect) for a in rules.abilities], dtype=np.int64),
+                  np.array([a.amount for a in rules.abilities], dtype=np.int64),
+                  np.array([a.uses for a in rules.abilities], dtype=np.int64))
