@@ -78,7 +78,8 @@ def sweep_figures(frame: pl.DataFrame, params: list[str], title: str):
     """A line per headline metric with its 95 % band (one parameter) or a heat map per metric (two)."""
     import matplotlib.pyplot as plt
 
-    metrics = list(dict.fromkeys(frame["metric"].to_list()))
+    never = frame.group_by("metric").agg(pl.col("value").max() == 0).filter(pl.col("value"))["metric"].to_list()
+    metrics = [m for m in dict.fromkeys(frame["metric"].to_list()) if m not in never]  # e.g. an empty seat
     if len(params) == 1:
         fig, ax = plt.subplots(figsize=(8, 5))
         param = params[0]
@@ -88,6 +89,9 @@ def sweep_figures(frame: pl.DataFrame, params: list[str], title: str):
             scale = 100 if rows["kind"][0] == "rate" else 1
             ax.plot(x, scale * rows["value"].to_numpy(), marker="o", label=rows["label"][0])
             ax.fill_between(x, scale * rows["lo"].to_numpy(), scale * rows["hi"].to_numpy(), alpha=0.25)
+        grid_values = sorted(set(frame[param].to_list()))
+        if len(grid_values) <= 15:
+            ax.set_xticks(grid_values)
         ax.set_xlabel(f"{param} (rule value)")
         ax.set_ylabel("rate (%) with 95 % band" if frame["kind"][0] == "rate" else "value with 95 % band")
         ax.set_title(title)

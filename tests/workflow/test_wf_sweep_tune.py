@@ -43,7 +43,7 @@ def test_sweep_writes_tables_and_plots(toy, tmp_path):
     assert pl.read_csv(tmp_path / "grid.csv").height == frame.height
     assert (tmp_path / "grid.pdf") in paths
     figs = sweep_figures(frame, ["first_bonus", "bonus_chance"], "toy grid")
-    assert len(figs) == 4  # one heat map per headline metric
+    assert len(figs) == 3  # one heat map per headline metric that ever happens (seat 3 is empty)
     assert figs[0].axes[0].get_xlabel().startswith("first_bonus")
 
 
