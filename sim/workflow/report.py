@@ -23,7 +23,9 @@ from matplotlib.backends.backend_pdf import PdfPages  # noqa: E402
 from sim.core import registry  # noqa: E402
 from sim.core.game import GameSpec  # noqa: E402
 from sim.core.runner import SimResult, simulate  # noqa: E402
+from sim.core.scenario import list_scenarios  # noqa: E402
 from sim.workflow.common import latin, resolve_game, scenario_of, toolkit_version  # noqa: E402
+from sim.workflow.compare import Comparison, changed_rules, compare  # noqa: E402
 from sim.workflow.ladder import Ladder, ladder, ladder_figures  # noqa: E402
 from sim.workflow.sensitivity import Tornado, sensitivity, tornado_figure  # noqa: E402
 
@@ -126,6 +128,30 @@ def _metric_pages(headline: SimResult):
                         [0.42, 0.3, 0.13, 0.15])
 
 
+def _variant_pages(variants: list[Comparison]):
+    """Every other scenario of the game against the base: paired differences, Holm over metrics."""
+    rows = []
+    for c in variants:
+        changed = ", ".join(f"{k}: {json.dumps(old)} -> {json.dumps(new)}" for k, (old, new) in changed_rules(c).items())
+        rows.append([f"{c.variant.name}", textwrap.shorten(changed or "(same rules)", 60), "", "", ""])
+        for row in c.rows:
+            d = row.difference
+            if d is None:
+                continue
+            scale, unit = (100, " pt") if row.metric.kind == "rate" else (1, "")
+            value = (f"{100 * d.base.value:.2f}% -> {100 * d.variant.value:.2f}%" if row.metric.kind == "rate"
+                     else f"{d.base.value:.3f} -> {d.variant.value:.3f}")
+            rows.append(["", f"  {row.metric.label}", value,
+                         f"{scale * d.diff:+.2f}{unit} [{scale * d.lo:+.2f}, {scale * d.hi:+.2f}]",
+                         "YES" if row.beyond_noise else "no"])
+    if not variants:
+        return []
+    n = variants[0].n_games
+    return _table_pages(f"Scenario variants against the base ({n:,} paired games each)",
+                        ["variant", "metric / rules changed", "base -> variant", "difference [95 %]", "beyond noise"],
+                        rows, [0.14, 0.36, 0.2, 0.2, 0.1])
+
+
 def game_report(game: str | GameSpec, out: Path, n_games: int = HEADLINE_GAMES, analysis_games: int = ANALYSIS_GAMES,
                 ladder_games: int = LADDER_GAMES, seed: int = 0, jobs: int = 1, scenario: str = "base") -> GameReport:
     """Run the analyses of one game and write ``out/<game>.pdf``."""
@@ -136,10 +162,13 @@ def game_report(game: str | GameSpec, out: Path, n_games: int = HEADLINE_GAMES, 
     headline = simulate(spec, scen, n_games, seed, jobs, progress=False)
     make_figures = spec.extras.get("report_figures")
     game_figs = make_figures(scen, n_games, seed, jobs) if make_figures else []
+    variants = [compare(spec, scen, name, (), analysis_games, seed, jobs) for name in list_scenarios(spec.name)
+                if name != scen.name] if analysis_games else []
     tornado = sensitivity(spec, scen, n_games=analysis_games, seed=seed, jobs=jobs) if analysis_games else None
     lad = ladder(spec, scen, n_games=ladder_games, seed=seed, jobs=jobs) if ladder_games else None
     counts = {"headline metrics and the game's plots": f"{n_games:,} games",
-              "sensitivity": f"{analysis_games:,} paired games per one-step move" if tornado else "not run",
+              "sensitivity and scenario variants": f"{analysis_games:,} paired games per one-step move or variant"
+              if tornado else "not run",
               "skill ladder": f"{ladder_games:,} games per matchup" + (f" ({len(lad.matchups)} matchups)" if lad else "")
               if lad else "not run"}
 
@@ -149,6 +178,7 @@ def game_report(game: str | GameSpec, out: Path, n_games: int = HEADLINE_GAMES, 
     for fig in game_figs:
         title = fig.axes[0].get_title() if fig.axes else "figure"
         pages.append((f"Game plot: {title}", fig))
+    pages += [("Scenario variants", f) for f in _variant_pages(variants)]
     if tornado is not None:
         pages.append(("Sensitivity tornado", tornado_figure(tornado)))
     if lad is not None:

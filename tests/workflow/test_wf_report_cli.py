@@ -33,8 +33,8 @@ def _text(path, page):
 
 def test_report_has_the_expected_pages(rendered):
     rep, _ = rendered
-    assert rep.pages == ["Cover", "Assumed values", "Metrics", "Game plot: Winning total", "Sensitivity tornado",
-                         "Skill ladder", "Skill ladder"]
+    assert rep.pages == ["Cover", "Assumed values", "Metrics", "Game plot: Winning total", "Scenario variants",
+                         "Sensitivity tornado", "Skill ladder", "Skill ladder"]
     assert len(PdfReader(str(rep.path)).pages) == len(rep.pages)
 
 
@@ -56,11 +56,14 @@ def test_assumptions_and_metrics_pages_list_values_with_intervals(rendered):
     assert "%" in metrics and "[" in metrics
 
 
-def test_analysis_pages_show_tornado_and_ladder(rendered):
+def test_analysis_pages_show_variants_tornado_and_ladder(rendered):
     rep, _ = rendered
-    assert "sensitivity of seat 0 wins" in _text(rep.path, 4)
-    assert "skill versus luck" in _text(rep.path, 5) and "Elo" in _text(rep.path, 5)
-    assert "fair share" in _text(rep.path, 6)
+    variants = _text(rep.path, 4)
+    assert "Scenario variants against the base (2,000 paired games each)" in variants
+    assert "first_bonus: 0 -> 1" in variants and "seat 0 wins" in variants and "YES" in variants
+    assert "sensitivity of seat 0 wins" in _text(rep.path, 5)
+    assert "skill versus luck" in _text(rep.path, 6) and "Elo" in _text(rep.path, 6)
+    assert "fair share" in _text(rep.path, 7)
 
 
 def test_overview_page_lists_each_game(rendered):
