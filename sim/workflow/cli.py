@@ -57,7 +57,7 @@ def sweep_command(
     seed: SeedOpt = 0,
     jobs: JobsOpt = -1,
     policy: PolicyOpt = None,
-    out: OutOpt = Path("reports/sweeps"),
+    out: OutOpt = Path("reports/runs/sweeps"),
 ) -> None:
     """Headline metrics over a grid of rule values: CSV, Parquet and a plot with 95 % bands."""
     from sim.core.display import console
