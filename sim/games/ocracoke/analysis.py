@@ -166,16 +166,16 @@ def report_figures(scenario, n_games: int, seed: int, jobs: int) -> list:
             part = dist.filter(pl.col("seat") == role)
             x = part["gold"].to_numpy() + offset
             v = part["value"].to_numpy()
-            ax.bar(x, v, width=0.4, label=role,
-                   yerr=[v - part["lo"].to_numpy(), part["hi"].to_numpy() - v], capsize=2)
+            ax.bar(x, v, width=0.4, label=role, capsize=2,
+                   yerr=np.clip([v - part["lo"].to_numpy(), part["hi"].to_numpy() - v], 0, None))
         ax.set_title(f"{players} players ({result.n_games:,} games)")
         ax.set_xlabel("gold won at one declaration (coins)")
         ax.legend()
         seat = frames["gold per declaration by seat"]
         v = seat["value"].to_numpy()
         ax_seat.errorbar(seat["seat"].to_numpy() + 0.05 * (players - 3), v,
-                         yerr=[v - seat["lo"].to_numpy(), seat["hi"].to_numpy() - v], fmt="o-", capsize=3,
-                         label=f"{players} players")
+                         yerr=np.clip([v - seat["lo"].to_numpy(), seat["hi"].to_numpy() - v], 0, None),
+                         fmt="o-", capsize=3, label=f"{players} players")
     ax_pay[0].set_ylabel("share of seat-declarations (95% CI)")
     fig_pay.suptitle("Ocracoke: payout per declaration, declarer vs others")
     fig_pay.tight_layout()
