@@ -213,11 +213,14 @@ def print_drift(report: DriftReport) -> None:
 
     from sim.core.display import console, estimate_text
 
-    games = ", ".join(f"{g} ({n:,} games)" for g, n in report.n_check.items())
+    games = ", ".join(f"{g} ({n:,} games)" for g, n in report.n_check.items()) or "no game"
     console.print(f"drift check · {games} · {len(report.rows)} headline rates · family-wise false-alarm "
                   f"rate {100 * FAMILY_ALPHA:.0f}% (Holm) · {report.elapsed_s:.1f} s")
     for name in report.missing:
         console.print(f"[yellow]{name}: no baseline yet (run `sim drift update {name}`); not checked[/yellow]")
+    if not report.rows:
+        console.print("no baselines: nothing checked")
+        return
     shown = [r for r in report.rows if r.moved] if report.failed else report.rows
     table = Table(title="moved beyond noise" if report.failed else "all headline rates within noise",
                   title_justify="left")
