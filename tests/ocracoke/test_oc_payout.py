@@ -83,8 +83,8 @@ def test_posterior_table_matches_exact_enumeration(warm, rules4):
     d_expect = rules4.pay_hand * Fraction(sum(1 for a, b in combinations(unseen, 2)
                                               if card_values(rules4)[[5, a, b]].sum() > 0), 28)
     best = max(range(len(gold)), key=lambda d: (gold[d], -d))
-    assert T[BEST_DIAL, u, 2, SHIFT - 2] == best
-    assert T[BEST, u, 2, SHIFT - 2] == pytest.approx(float(gold[best] - d_expect), abs=1e-6)
+    assert T[u, 2, SHIFT - 2, BEST_DIAL] == best
+    assert T[u, 2, SHIFT - 2, BEST] == pytest.approx(float(gold[best] - d_expect), abs=1e-6)
 
 
 def test_monte_carlo_declaration_agrees_with_exact_enumeration(warm, rules4):

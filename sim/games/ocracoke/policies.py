@@ -56,9 +56,9 @@ N_M = N_SHIP_MAX + 1
 NAIVE_DECLARE_AT = 1.5  # naive declares once its best dial is worth this much gold as declarer
 TOLERANCE = 1e-6  # expected-gold comparisons treat values this close as equal (float32 tables)
 
-# the posterior tables, one float32 array T[table, u, m, sum or offset index]
-CUM, BEST, BEST_DIAL, WAIT = 0, 1, 3, 5  # BEST/BEST_DIAL + declarer (0/1); WAIT + k - 1 for k = 1, 2
-N_TABLES = 7
+# the posterior tables: T[u, m, offset index, column], one cache line per information state
+BEST, BEST_DIAL, WAIT, SIGN = 0, 2, 4, 6  # BEST/BEST_DIAL + declarer (0/1); WAIT + k - 1 for k = 1, 2
+N_COLUMNS = 8
 
 # info[] layout
 SEAT, PLAYERS, N_SHIP, HAND_CARDS, ROUND, MAY_DECLARE, FACE_A, FACE_B = 0, 1, 2, 3, 4, 5, 6, 7
@@ -69,36 +69,36 @@ INFO_LEN = 13
 # ---------------------------------------------------------------- exact posterior tables
 
 @rules_code
-def _count(T, u, m, lo, hi):
+def _count(cum, u, m, lo, hi):
     """Number of m-subsets of the cards in u whose sum lies in [lo, hi]."""
     a = min(max(lo + SHIFT, 0), N_SUMS)
     b = min(max(hi + SHIFT + 1, 0), N_SUMS)
-    return T[CUM, u, m, b] - T[CUM, u, m, a] if b > a else 0.0
+    return cum[u, m, b] - cum[u, m, a] if b > a else 0
 
 
 @rules_code
-def _dial_value(T, u, m, off, d, dial_lo, dial_hi, pay, declarer):
+def _dial_value(cum, u, m, off, d, dial_lo, dial_hi, pay, declarer):
     """Expected gold from rules A, B, C, E of dial d when the ship sum is off + (m cards of u)."""
-    total = T[CUM, u, m, N_SUMS]
+    total = cum[u, m, N_SUMS]
     if d == 0:
-        return pay[2] * _count(T, u, m, -off, -off) / total
+        return pay[2] * _count(cum, u, m, -off, -off) / total
     if dial_lo[d] > 0:
-        colour = _count(T, u, m, 1 - off, SUM_LIMIT - off)
+        colour = _count(cum, u, m, 1 - off, SUM_LIMIT - off)
     else:
-        colour = _count(T, u, m, -SUM_LIMIT - off, -1 - off)
-    exact = _count(T, u, m, dial_lo[d] - off, dial_hi[d] - off)
+        colour = _count(cum, u, m, -SUM_LIMIT - off, -1 - off)
+    exact = _count(cum, u, m, dial_lo[d] - off, dial_hi[d] - off)
     return (pay[0] * colour + (pay[1] + declarer * pay[4]) * exact) / total
 
 
 @njit(cache=True)
 def build_tables(values, dial_lo, dial_hi, pay):
-    """T[CUM, u, m, k]: m-subsets of the cards u with sum < k - SHIFT; T[BEST + declarer, u, m, o] and
-    T[BEST_DIAL + declarer, u, m, o]: best expected gold (rules A, B, C, E) and its dial when the known
-    ship cards add to o - SHIFT; T[WAIT + k - 1, u, m, o]: expected best non-declarer gold after
-    looking at k more ship cards (each a uniform draw from u)."""
+    """The exact posterior of every information state: u the unknown cards (bit mask), m the ship slots
+    they may fill (a uniform m-subset of u), o - SHIFT the sum of the ship cards known. Columns:
+    BEST + declarer, BEST_DIAL + declarer: best expected gold (rules A, B, C, E) and its dial;
+    WAIT + k - 1: expected best non-declarer gold after looking at k more ship cards (each a uniform
+    draw from u); SIGN: +1 if a positive sum is at least as likely as a negative one, else -1."""
     n_u = 1 << N_CARDS
-    T = np.zeros((N_TABLES, n_u, N_M, N_SUMS + 1), dtype=np.float32)
-    dist = np.zeros((n_u, N_M, N_SUMS), dtype=np.int32)
+    dist = np.zeros((n_u, N_M, N_SUMS), dtype=np.int64)  # m-subsets of u by sum
     dist[0, 0, SHIFT] = 1
     for u in range(1, n_u):
         rest = u & (u - 1)
@@ -112,45 +112,51 @@ def build_tables(values, dial_lo, dial_hi, pay):
                 if m > 0 and 0 <= s - v < N_SUMS:
                     x += dist[rest, m - 1, s - v]
                 dist[u, m, s] = x
+    cum = np.zeros((n_u, N_M, N_SUMS + 1), dtype=np.int64)  # cum[u, m, k]: subsets with sum < k - SHIFT
     for s in range(N_SUMS):
-        T[CUM, :, :, s + 1] = T[CUM, :, :, s] + dist[:, :, s]
+        cum[:, :, s + 1] = cum[:, :, s] + dist[:, :, s]
+    T = np.zeros((n_u, N_M, N_SUMS, N_COLUMNS), dtype=np.float32)
     n_dials = dial_lo.shape[0]
-    for declarer in range(2):
-        for u in range(n_u):
-            for m in range(N_M):
-                if T[CUM, u, m, N_SUMS] == 0:
-                    continue
-                for oi in range(N_SUMS):
+    for u in range(n_u):
+        for m in range(N_M):
+            if cum[u, m, N_SUMS] == 0:
+                continue
+            for oi in range(N_SUMS):
+                off = oi - SHIFT
+                pos = _count(cum, u, m, 1 - off, SUM_LIMIT - off)
+                neg = _count(cum, u, m, -SUM_LIMIT - off, -1 - off)
+                T[u, m, oi, SIGN] = 1 if pos >= neg else -1
+                for declarer in range(2):
                     best, arg = -1.0, 0
                     for d in range(n_dials):
-                        ev = _dial_value(T, u, m, oi - SHIFT, d, dial_lo, dial_hi, pay, declarer)
+                        ev = _dial_value(cum, u, m, off, d, dial_lo, dial_hi, pay, declarer)
                         if ev > best + 1e-9:
                             best, arg = ev, d
-                    T[BEST + declarer, u, m, oi] = best
-                    T[BEST_DIAL + declarer, u, m, oi] = arg
+                    T[u, m, oi, BEST + declarer] = best
+                    T[u, m, oi, BEST_DIAL + declarer] = arg
     for k in range(1, 3):
         before = BEST if k == 1 else WAIT
         for u in range(n_u):
             for m in range(N_M):
-                if T[CUM, u, m, N_SUMS] == 0:
+                if cum[u, m, N_SUMS] == 0:
                     continue
                 for oi in range(N_SUMS):
                     if m == 0:
-                        T[WAIT + k - 1, u, m, oi] = T[before, u, m, oi]
+                        T[u, m, oi, WAIT + k - 1] = T[u, m, oi, before]
                         continue
                     acc, n = 0.0, 0
                     for c in range(N_CARDS):
                         if (u >> c) & 1:
                             oj = min(max(oi + values[c], 0), N_SUMS - 1)
-                            acc += T[before, u ^ (1 << c), m - 1, oj]
+                            acc += T[u ^ (1 << c), m - 1, oj, before]
                             n += 1
-                    T[WAIT + k - 1, u, m, oi] = acc / n
+                    T[u, m, oi, WAIT + k - 1] = acc / n
     return T
 
 
 @rules_code
-def wait_table(k):
-    """Index in T of the expected gold after k more looks (k = 0: now, as a non-declarer)."""
+def wait_column(k):
+    """Column of T with the expected gold after k more looks (k = 0: now, as a non-declarer)."""
     return BEST if k == 0 else WAIT + k - 1
 
 
@@ -206,12 +212,9 @@ def _first_unknown_slot(know, info, exclude):
 
 @rules_code
 def _likely_sign(know, info, values, T):
-    """+1 if the view finds a positive sum likelier than a negative one, else -1."""
+    """+1 if the view finds a positive sum at least as likely as a negative one, else -1."""
     u, m, oi = posterior(know, info, values)
-    off = oi - SHIFT
-    pos = _count(T, u, m, 1 - off, SUM_LIMIT - off)
-    neg = _count(T, u, m, -SUM_LIMIT - off, -1 - off)
-    return 1 if pos >= neg else -1
+    return np.int64(T[u, m, oi, SIGN])
 
 
 @rules_code
@@ -271,7 +274,7 @@ def _random_turn(know, info, rng, choice):
 @rules_code
 def _naive_turn(know, info, values, T, choice):
     u, m, oi = posterior(know, info, values)
-    if info[MAY_DECLARE] and T[BEST + 1, u, m, oi] >= NAIVE_DECLARE_AT - TOLERANCE:
+    if info[MAY_DECLARE] and T[u, m, oi, BEST + 1] >= NAIVE_DECLARE_AT - TOLERANCE:
         choice[0] = DECLARE
         return
     seat = info[SEAT]
@@ -316,7 +319,7 @@ def _counter_turn(know, info, values, T, choice):
     act, looks = (act_a, looks_a) if score_a >= score_b else (act_b, looks_b)
     if info[MAY_DECLARE]:
         u, m, oi = posterior(know, info, values)
-        if T[BEST + 1, u, m, oi] >= T[wait_table(looks), u, m, oi] - TOLERANCE:
+        if T[u, m, oi, BEST + 1] >= T[u, m, oi, wait_column(looks)] - TOLERANCE:
             choice[0] = DECLARE
             return
     choice[0] = act
@@ -384,4 +387,4 @@ def dial(bot, know, info, values, T, rng):
     if bot == RANDOM:
         return randbelow(rng, info[N_DIALS])
     u, m, oi = posterior(know, info, values)
-    return np.int64(T[BEST_DIAL + info[VOLUNTARY], u, m, oi])
+    return np.int64(T[u, m, oi, BEST_DIAL + info[VOLUNTARY]])
