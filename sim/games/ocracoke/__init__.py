@@ -73,9 +73,9 @@ def play_chunk(rules: OcracokeRules, policy: np.ndarray, seed: int, start: int, 
     R = rules_array(rules, policy)
     T = posterior_tables(pack(rules))
     games = np.zeros((count, len(GAME_COLUMNS)), np.int64)
-    capacity = 3 * count + 64
+    capacity = 8 * count + 64  # declarations; pages never written are never allocated
     while True:
-        events = np.empty((capacity, len(EVENT_COLUMNS)), np.int64)
+        events = np.empty((len(EVENT_COLUMNS), capacity), np.int64)
         log[:] = 0
         n_ev, n_log = play_batch(seed, start, count, R, T, games, events, log)
         if n_ev <= capacity:
@@ -84,7 +84,7 @@ def play_chunk(rules: OcracokeRules, policy: np.ndarray, seed: int, start: int, 
     columns = {"game": np.arange(start, start + count, dtype=np.int64)}
     columns.update({name: games[:, j].copy() for j, name in enumerate(GAME_COLUMNS)})
     columns.update({f"bot_{q}": np.full(count, R[R_ROWS - 1, q], np.int64) for q in range(4)})
-    declarations = {name: events[:n_ev, j].copy() for j, name in enumerate(EVENT_COLUMNS)}
+    declarations = {name: events[j, :n_ev].copy() for j, name in enumerate(EVENT_COLUMNS)}
     return Chunk(columns, {"declarations": declarations}), int(n_log)
 
 

@@ -54,6 +54,14 @@ def per_game(rules: OcracokeRules, chunk: Chunk) -> dict[str, np.ndarray]:
     return out
 
 
+def _count_by(keys: np.ndarray, size: int, weights: np.ndarray | None = None) -> np.ndarray:
+    """Sum of weights (default 1) per key 0..size-1, as exact integers."""
+    w = None if weights is None else np.asarray(weights, dtype=np.int64)
+    if w is None:
+        return np.bincount(keys, minlength=size).astype(np.int64)
+    return np.bincount(keys, weights=w, minlength=size).round().astype(np.int64)
+
+
 def tally(rules: OcracokeRules, chunk: Chunk) -> dict[str, np.ndarray]:
     """Additive counts: payouts per rule/seat/role, gold histograms, hands, wins by bot."""
     g, ev = chunk.games, chunk.events["declarations"]
@@ -72,14 +80,15 @@ def tally(rules: OcracokeRules, chunk: Chunk) -> dict[str, np.ndarray]:
         won = sum(ev[f"{r.lower()}_{q}"] for r in RULES)
         for i, r in enumerate(RULES):
             amount = ev[f"{r.lower()}_{q}"]
-            np.add.at(rule_paid[:, i], role, (amount > 0).astype(np.int64))
-            np.add.at(rule_gold[:, i], role, amount)
+            rule_paid[:, i] += _count_by(role, 2, amount > 0)
+            rule_gold[:, i] += _count_by(role, 2, amount)
             seat_rule_paid[q, i] += int((amount > 0).sum())
-        np.add.at(gold_hist, (role, np.minimum(won, GOLD_BINS - 1)), 1)
-        role_n += np.bincount(role, minlength=2)
+        capped = np.minimum(won, GOLD_BINS - 1)
+        gold_hist += _count_by(role * GOLD_BINS + capped, 2 * GOLD_BINS).reshape(2, GOLD_BINS)
+        role_n += _count_by(role, 2)
         seat_gold[q] += [won.size, int(won.sum()), int((won * won).sum())]
         mine = decl == q
-        np.add.at(role_forced, (forced[mine], np.minimum(won[mine], GOLD_BINS - 1)), 1)
+        role_forced += _count_by(forced[mine] * GOLD_BINS + capped[mine], 2 * GOLD_BINS).reshape(2, GOLD_BINS)
     final = np.zeros((4, FINAL_BINS), np.int64)
     for q in range(n):
         final[q] = np.bincount(np.minimum(g[f"gold_{q}"], FINAL_BINS - 1), minlength=FINAL_BINS)

@@ -345,17 +345,18 @@ def _declare(S, R, T, rng, log, decl, forced, ev, n_ev, game, hand, rnd):
             S[GOLD, q] += S[PAID + r, q]
         _note(S, log, L_DIAL, q, d)
         _note(S, log, L_PAY, q, S[PAID, q], S[PAID + 1, q], S[PAID + 2, q], S[PAID + 3, q], S[PAID + 4, q])
-    if n_ev < ev.shape[0]:
-        row = ev[n_ev]
-        row[:] = 0
-        row[0], row[1], row[2], row[3], row[4], row[5] = game, hand, rnd, decl, forced, total
+    if n_ev < ev.shape[1]:  # one column per EVENT_COLUMNS entry
+        ev[0, n_ev], ev[1, n_ev], ev[2, n_ev], ev[3, n_ev], ev[4, n_ev], ev[5, n_ev] = (
+            game, hand, rnd, decl, forced, total)
         for q in range(4):
-            row[6 + q] = S[DIALS, q] if q < n else -1
+            ev[6 + q, n_ev] = S[DIALS, q] if q < n else -1
+            for r in range(5):
+                ev[10 + 4 * r + q, n_ev] = S[PAID + r, q] if q < n else 0
+            held = 0
             if q < n:
-                for r in range(5):
-                    row[10 + 4 * r + q] = S[PAID + r, q]
                 for k in range(hpp):
-                    row[30 + q] |= 1 << S[AT, hand_loc(q, k)]
+                    held |= 1 << S[AT, hand_loc(q, k)]
+            ev[30 + q, n_ev] = held
     return n_ev + 1
 
 
@@ -427,9 +428,10 @@ def _play_game(S, R, T, rng, log, ev, n_ev, game, out):
 
 @njit(cache=True)
 def play_batch(seed, start, count, R, T, games, events, log):
-    """Play games start..start+count-1 of the run ``seed`` into ``games`` (GAME_COLUMNS) and
-    ``events`` (EVENT_COLUMNS); return the number of declarations (rows beyond the capacity of
-    ``events`` are counted, not written) and the number of log rows written."""
+    """Play games start..start+count-1 of the run ``seed`` into ``games`` (one row per game, columns
+    GAME_COLUMNS) and ``events`` (one column per EVENT_COLUMNS entry, one entry per declaration);
+    return the number of declarations (those beyond the capacity of ``events`` are counted, not
+    written) and the number of log rows written."""
     S = np.zeros((S_ROWS, N_LOC), np.int64)
     rng = np.empty(4, np.uint64)
     n_ev = 0
