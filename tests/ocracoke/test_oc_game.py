@@ -76,6 +76,15 @@ def test_games_end_with_a_winner_at_five_gold(warm, rules4):
         assert (before[~last] < 5).all()
 
 
+def test_a_game_nobody_can_win_stops_at_the_safety_cap(warm):
+    """OC-ASM-CAP: with every payout set to 0 no one reaches 5 gold; the game stops after MAX_HANDS hands,
+    flagged as capped, all seats tied (OC-END-2)."""
+    rules = make_rules(players=3, pay_colour=0, pay_range=0, pay_zero=0, pay_hand=0, pay_declarer=0)
+    g = play(rules, np.array([2, 2, 2, 2]), 0, 0, 3).games
+    assert (g["capped"] == 1).all() and (g["hands"] == MAX_HANDS).all()
+    assert all((g[f"win_{q}"] == 1).all() for q in range(3)) and (g["win_3"] == 0).all()
+
+
 def test_the_kraken_holder_never_declares(warm, rules4):
     """OC-KRAKEN-1, OC-ASM-FORCED: no declarer ever holds the kraken; the forced declaration passes on."""
     ev = play(rules4, np.array([0, 0, 0, 0]), 4, 0, 20_000).events["declarations"]
