@@ -65,8 +65,8 @@ from sim.games.wonderful_island.state import (
     E_SKILL,
     E_SKIP,
     E_THRESHOLD,
-    E_TURN,
     E_TRADE,
+    E_TURN,
     E_VENUE,
     E_VOTE_SPLIT,
     E_WIN,
@@ -208,7 +208,7 @@ NSF = len(SEAT_FIELDS)
 
 
 # ----------------------------------------------------------------------------------------- helpers
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def log_event(st, code, a, b, c):
     g, log = st[0], st[5]
     if log.shape[0] == 0:
@@ -222,7 +222,7 @@ def log_event(st, code, a, b, c):
         g[G_LOG_N] = i + 1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def active_count(st):
     g, seat = st[0], st[1]
     count = 0
@@ -232,7 +232,7 @@ def active_count(st):
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def draw_one(st, rng):
     """Top card of the draw pile; an empty pile is rebuilt from the shuffled discards (WI-SETUP-8)."""
     g, piles = st[0], st[4]
@@ -248,14 +248,14 @@ def draw_one(st, rng):
     return piles[PILE_DECK, g[G_DECK_N]]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def to_discard(st, k):
     g, piles = st[0], st[4]
     piles[PILE_DISC, g[G_DISC_N]] = k
     g[G_DISC_N] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def draw_cards(st, rng, p, n):
     """Draw n cards into p's hand (WI-TURN-2); a hospitalised player draws nothing (WI-HOSP-3)."""
     seat, hand = st[1], st[2]
@@ -275,7 +275,7 @@ def draw_cards(st, rng, p, n):
     log_event(st, E_DRAW, p, got, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def take_from_hand(st, p, i):
     """Remove hand card i of p and return its kind."""
     seat, hand = st[1], st[2]
@@ -286,7 +286,7 @@ def take_from_hand(st, p, i):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def discard_cards(st, tab, rng, p, n):
     """p loses n cards of its choice to the discard pile (WI-SETTLE-4)."""
     seat, hand = st[1], st[2]
@@ -301,13 +301,13 @@ def discard_cards(st, tab, rng, p, n):
         log_event(st, E_DISCARD, p, lost, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def mark_played(st, p, k):
     st[1][p, S_PLAYED] |= np.int64(1) << np.int64(k)
 
 
 # ----------------------------------------------------------------------------------------- votes
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def gain_votes(st, p, n):
     """p takes up to n votes from the pool (WI-SETTLE-3)."""
     g, seat = st[0], st[1]
@@ -317,7 +317,7 @@ def gain_votes(st, p, n):
     return take
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def lose_votes(st, p, n):
     """p returns up to n plain votes to the pool, never going below zero (WI-LOSS-1, WI-SETTLE-5)."""
     g, seat = st[0], st[1]
@@ -327,7 +327,7 @@ def lose_votes(st, p, n):
     return take
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def gain_iron(st, p, n):
     """p takes up to n iron votes; as many plain votes leave the pool and the game (WI-IRON-1)."""
     g, seat = st[0], st[1]
@@ -339,7 +339,7 @@ def gain_iron(st, p, n):
     return take
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def move_votes(st, frm, to, n):
     """A transfer between players, not a loss: nothing goes back to the pool (WI-LOSS-2)."""
     seat = st[1]
@@ -349,7 +349,7 @@ def move_votes(st, frm, to, n):
     return take
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def change_votes(st, p, amount):
     """Votes won or lost; during settlement the candidate's changes are summed first (WI-SETTLE-1)."""
     g = st[0]
@@ -362,7 +362,7 @@ def change_votes(st, p, amount):
 
 
 # ----------------------------------------------------------------------------------------- jail, hospital
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def jail(st, p):
     """Third subpoena: jail at once; all votes leave the game (WI-SUBP-2, WI-JAIL-1)."""
     g, seat, hand, mhand, piles = st[0], st[1], st[2], st[3], st[4]
@@ -385,7 +385,7 @@ def jail(st, p):
     log_event(st, E_JAIL, p, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def add_subpoenas(st, tab, p, n):
     """WI-SUBP-1/2: subpoena tokens on p's character; the jail count sends p to jail."""
     seat = st[1]
@@ -395,7 +395,7 @@ def add_subpoenas(st, tab, p, n):
         jail(st, p)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def hospitalise(st, p):
     """WI-HOSP-1: p's character is turned over until another player completes a campaign turn."""
     g, seat = st[0], st[1]
@@ -405,7 +405,7 @@ def hospitalise(st, p):
     log_event(st, E_HOSPITAL, p, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def learn_camp(st, o, q):
     """o sees q's camp card (a peek or a meeting's answer)."""
     seat = st[1]
@@ -414,7 +414,7 @@ def learn_camp(st, o, q):
         seat[o, S_BELIEF + q] = 1000 if seat[q, S_CAMP] == seat[o, S_SIDE] else 0
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def observe(st, actor, toward, friendly):
     """Everyone with a side revises its belief about ``actor`` after it helped or hurt ``toward``."""
     g, seat = st[0], st[1]
@@ -431,7 +431,7 @@ def observe(st, actor, toward, friendly):
 
 
 # ----------------------------------------------------------------------------------------- effects
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def apply_primitive(st, tab, rng, prim, amount, actor, target):
     """One effect primitive of a card, skill or meeting card (no skills triggered here)."""
     g, seat = st[0], st[1]
@@ -461,7 +461,7 @@ def apply_primitive(st, tab, rng, prim, amount, actor, target):
         g[G_EXTRA_SUP] += amount
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def fire_skills(st, tab, rng, p, trigger, venue):
     """WI-SKILL-2/3: p's skills with this trigger. Active ones are optional and need p out of
     hospital; the forced one always fires, in hospital too (WI-HOSP-4). Not cancellable."""
@@ -503,7 +503,7 @@ def fire_skills(st, tab, rng, p, trigger, venue):
         apply_effect(st, tab, rng, prim, amount, p, target, True)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def apply_effect(st, tab, rng, prim, amount, actor, target, triggers):
     """An effect, then (when ``triggers``) the target's skills triggered by a subpoena or hospital."""
     apply_primitive(st, tab, rng, prim, amount, actor, target)
@@ -515,7 +515,7 @@ def apply_effect(st, tab, rng, prim, amount, actor, target, triggers):
         fire_reactions(st, tab, rng, target, TR_HOSPITALIZED)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def fire_reactions(st, tab, rng, p, trigger):
     """Skills triggered by a subpoena or a hospital stay; their own effects trigger nothing more."""
     g, seat, chars = st[0], st[1], tab[1]
@@ -535,13 +535,13 @@ def fire_reactions(st, tab, rng, p, trigger):
             apply_primitive(st, tab, rng, prim, amount, p, target)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def card_hostile_to(cards, k):
     return pol.hostile_primitive(cards[k, C_P1], cards[k, C_A1]) or pol.hostile_primitive(
         cards[k, C_P1 + 3], cards[k, C_A1 + 3]) or cards[k, C_T1] == TG_VENUE_SUPPORT
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def try_cancel(st, tab, rng, victim, actor, k):
     """WI-CARD-5 (沙盤推演): the victim of a hostile card may cancel it with a response card."""
     seat, hand, cards = st[1], st[2], tab[0]
@@ -559,7 +559,7 @@ def try_cancel(st, tab, rng, victim, actor, k):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def card_effects(st, tab, rng, k, actor, target):
     """Both effects of card k played by actor; ``target`` is the chosen/candidate player."""
     g, cards = st[0], tab[0]
@@ -579,7 +579,7 @@ def card_effects(st, tab, rng, k, actor, target):
             apply_effect(st, tab, rng, prim, amount, actor, target, True)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def remove_slot_card(st, tab, card_type):
     """離間 / 轉移焦點: the first card of this type on the venue goes to the discard pile."""
     g, piles, cards = st[0], st[4], tab[0]
@@ -591,7 +591,7 @@ def remove_slot_card(st, tab, card_type):
             return
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def slot_has(st, tab, card_type):
     g, piles, cards = st[0], st[4], tab[0]
     for s in range(g[G_SLOT_N]):
@@ -602,7 +602,7 @@ def slot_has(st, tab, card_type):
 
 
 # ----------------------------------------------------------------------------------------- meetings
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def pass_meeting(st, tab, rng, s, j, q):
     """WI-CARD-4: s passes meeting card j face down to q; q carries it out if of the camp asked;
     the card goes back into the meeting pile, shuffled (WI-MEET-1), or out of the game (WI-MEET-3)."""
@@ -642,7 +642,7 @@ def pass_meeting(st, tab, rng, s, j, q):
         shuffle(rng, piles[PILE_MDECK, :g[G_MDECK_N]])
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def take_meeting_card(st, p):
     g, seat, mhand, piles = st[0], st[1], st[3], st[4]
     if g[G_MDECK_N] == 0 or seat[p, S_MEET_N] >= MHMAX:
@@ -654,7 +654,7 @@ def take_meeting_card(st, p):
 
 
 # ----------------------------------------------------------------------------------------- action turns
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def play_slot_card(st, tab, p, i):
     """WI-CARD-1/2: a support or obstruction card goes into an empty venue slot."""
     g, piles, cards = st[0], st[4], tab[0]
@@ -667,7 +667,7 @@ def play_slot_card(st, tab, p, i):
     observe(st, p, g[G_CAND], cards[k, C_TYPE] == SUPPORT)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def play_strategy_card(st, tab, rng, p, i, target, code):
     """WI-CARD-3: a strategy card in front of the player, resolved at once, then discarded."""
     cards = tab[0]
@@ -686,14 +686,14 @@ def play_strategy_card(st, tab, rng, p, i, target, code):
     to_discard(st, k)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def turn_over(st):
     """The campaign turn stops: the game ended or the candidate went to jail (WI-JAIL-3)."""
     g, seat = st[0], st[1]
     return g[G_ENDED] != 0 or seat[g[G_CAND], S_JAILED] != 0
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def play_step(st, tab, rng, p):
     """WI-TURN-3: play any number of cards: support/obstruction into slots, strategy in front,
     meeting cards passed face down."""
@@ -729,7 +729,7 @@ def play_step(st, tab, rng, p):
             return
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def discard_step(st, tab, rng, p):
     """WI-TURN-5: down to the hand limit; WI-MEET-2: three of those cards may buy a meeting card."""
     g, seat, R = st[0], st[1], tab[3]
@@ -743,7 +743,7 @@ def discard_step(st, tab, rng, p):
         discard_cards(st, tab, rng, p, excess)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def action_turn(st, tab, rng, p, extra_draw):
     """WI-TURN-1..5: turn start (skills), draw 2, play cards, discard to 5."""
     g = st[0]
@@ -757,7 +757,7 @@ def action_turn(st, tab, rng, p, extra_draw):
         discard_step(st, tab, rng, p)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def reactive_phase(st, tab, rng, c):
     """WI-TURN-6: after the candidate ends the action phase, the others may play reactive cards."""
     g, seat, hand, cards = st[0], st[1], st[2], tab[0]
@@ -780,13 +780,13 @@ def reactive_phase(st, tab, rng, c):
 
 
 # ----------------------------------------------------------------------------------------- venues
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def sweep_pair_value(a, b):
     """WI-V-SWEEP-1/2: the difference of two dice; doubles give the single die's value."""
     return a if a == b else abs(a - b)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def sweep_best(dice, k):
     """WI-V-SWEEP-3: the best pair among k dice."""
     best = 0
@@ -798,7 +798,7 @@ def sweep_best(dice, k):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def street_sweep(st, tab, rng, c, bonus):
     """WI-V-SWEEP-1..3: two dice, one more per support step (up to the dice in the box)."""
     k = min(tab[3][0, R_DICE], 2 + bonus)
@@ -811,7 +811,7 @@ def street_sweep(st, tab, rng, c, bonus):
     return votes
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def legislature(st, tab, rng, c, bonus):
     """WI-V-LEG-1/2/4: show of hands after coordination; at least half of the players in the game
     pass the bill and the candidate shares out 3 votes (one to each voter it bought)."""
@@ -862,7 +862,7 @@ def legislature(st, tab, rng, c, bonus):
     return own
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def poaching(st, tab, rng, c, bonus):
     """WI-V-POACH-1..4: extra draws per support step; the candidate lays cards, the target matches
     kind for kind as far as it can; the candidate takes the difference in plain votes."""
@@ -896,7 +896,7 @@ def poaching(st, tab, rng, c, bonus):
     return taken
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def debate_requirement(d0, d, combined):
     """WI-V-DEBATE-4/6: (case, cards) a debater must play. Case 0: the issue card(s) exactly;
     1: the same kind(s); 2: any cards, half the candidate's die rounded up (single) or the die."""
@@ -907,7 +907,7 @@ def debate_requirement(d0, d, combined):
     return 2, d0 if combined else (d0 + 1) // 2
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def find_debate_cards(st, tab, q, case, count, issue, picks):
     """Hand indices of q that meet the requirement (into ``picks``); False if q cannot."""
     seat, hand, cards = st[1], st[2], tab[0]
@@ -936,7 +936,7 @@ def find_debate_cards(st, tab, q, case, count, issue, picks):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def drop_indices(st, q, picks, count):
     """Discard hand cards at the given indices (highest index first, so the others stay put)."""
     for _ in range(count):
@@ -948,7 +948,7 @@ def drop_indices(st, q, picks, count):
         picks[at] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def tv_debate(st, tab, rng, c, bonus):
     """WI-V-DEBATE-3..9: issue card(s), the candidate's die, each debater's die and requirement."""
     g, seat, hand, R = st[0], st[1], st[2], tab[3]
@@ -998,7 +998,7 @@ def tv_debate(st, tab, rng, c, bonus):
     return gained
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def venue_effect(st, tab, rng, c, venue, bonus):
     """The chosen venue's effect with its support bonus; returns the candidate's gain."""
     R = tab[3]
@@ -1018,7 +1018,7 @@ def venue_effect(st, tab, rng, c, venue, bonus):
 
 
 # ----------------------------------------------------------------------------------------- settlement
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def settle(st, tab, rng, c, vstats):
     """WI-SETTLE-1..5: card effects, then (unless jailed) venue effect and support bonus; the
     candidate's vote changes are summed and applied once, never below zero."""
@@ -1075,13 +1075,13 @@ def settle(st, tab, rng, c, vstats):
 
 
 # ----------------------------------------------------------------------------------------- endings
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def can_declare(seat, p):
     """Not in jail, not in hospital (WI-HOSP-3)."""
     return seat[p, S_JAILED] == 0 and seat[p, S_HOSP] < 0
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def politician_goal_met(st, tab, p):
     """WI-END-3: a politician's own condition (camp elections are handled by the caller)."""
     g, seat, chars = st[0], st[1], tab[1]
@@ -1103,7 +1103,7 @@ def politician_goal_met(st, tab, p):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def camp_ready(st, camp):
     g, seat = st[0], st[1]
     for p in range(g[G_N]):
@@ -1113,7 +1113,7 @@ def camp_ready(st, camp):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def finish(st, reason):
     g = st[0]
     g[G_ENDED] = 1
@@ -1121,7 +1121,7 @@ def finish(st, reason):
     log_event(st, E_END, reason, g[G_ROUND], 0)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def camp_wins(st, camp):
     g, seat = st[0], st[1]
     for p in range(g[G_N]):
@@ -1130,7 +1130,7 @@ def camp_wins(st, camp):
             log_event(st, E_WIN, p, camp, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def check_endings(st, tab):
     """WI-END-1..5 outside settlement: the last player out of jail; both camps at once raise the
     threshold (WI-V-LEG-3); politicians' own conditions; a camp's election (taken by a politician
@@ -1171,7 +1171,7 @@ def check_endings(st, tab):
         finish(st, END_THRESHOLD)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def forced_count(st, tab):
     """WI-END-4: after the last round or with the pool empty: (A) politicians meeting their
     condition; (B) a politician out of jail with the most votes; (C) the camp with more votes."""
@@ -1217,7 +1217,7 @@ def forced_count(st, tab):
 
 
 # ----------------------------------------------------------------------------------------- a game
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def setup(st, tab, rng, deck0, mdeck0, bots):
     """WI-SETUP-1..7: characters, camps, pool, hands, meeting cards, starting votes."""
     g, seat, hand, piles = st[0], st[1], st[2], st[4]
@@ -1291,7 +1291,7 @@ def setup(st, tab, rng, deck0, mdeck0, bots):
         log_event(st, E_SEAT, p, seat[p, S_CAMP], seat[p, S_CHAR])
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def campaign_turn(st, tab, rng, c, vstats):
     """WI-ROUND-3/4: venue, action turns from the candidate's right (candidate last), reactive
     cards, settlement; then the venue is cleared and hospital stays may end (WI-HOSP-2)."""
@@ -1343,7 +1343,7 @@ def campaign_turn(st, tab, rng, c, vstats):
     check_endings(st, tab)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def play_game(st, tab, rng, deck0, mdeck0, bots, vstats):
     """One whole game (WI-ROUND-1/2): rounds of campaign turns from seat 0 until an ending."""
     g, seat, R = st[0], st[1], tab[3]
@@ -1369,7 +1369,7 @@ def play_game(st, tab, rng, deck0, mdeck0, bots, vstats):
         forced_count(st, tab)  # WI-END-4: the last round is over
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def record(st, row):
     """The per-game row (see O_* and SEAT_FIELDS)."""
     g, seat = st[0], st[1]
@@ -1402,7 +1402,7 @@ def record(st, row):
     row[O_IRON_GONE] = g[G_IRON_GONE]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def play_batch(seed, start, count, tab, deck0, mdeck0, bots, rows, vstats, log):
     """Games start .. start+count-1 of the run ``seed``; game i uses game_stream(seed, i) alone."""
     g, seat, hand, mhand, piles, _ = new_state_nb()
@@ -1414,7 +1414,7 @@ def play_batch(seed, start, count, tab, deck0, mdeck0, bots, rows, vstats, log):
         record(st, rows[i])
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def new_state_nb():
     g = np.zeros(G_SIZE, dtype=np.int64)
     seat = np.zeros((MAX_PLAYERS, S_SIZE), dtype=np.int64)

@@ -73,12 +73,12 @@ SWING = 1.5  # worth of a vote taken from a rival rather than from the pool
 DEBATE_WORTH = 2.0  # rough worth of a debate (walkover or failed debaters)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def coin(rng):
     return randbelow(rng, 2) == 1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def is_ally(seat, p, q):
     """q is p itself or believed on p's side."""
     if q == p:
@@ -86,19 +86,19 @@ def is_ally(seat, p, q):
     return seat[p, S_SIDE] >= 0 and seat[p, S_BELIEF + q] >= ALLY
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def is_rival(seat, p, q):
     if q == p:
         return False
     return seat[p, S_SIDE] < 0 or seat[p, S_BELIEF + q] <= RIVAL
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def total_votes(seat, p):
     return seat[p, S_VOTES] + seat[p, S_IRON]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def goal(seat, chars, p):
     """The politician bot's win condition kind (-1 for every other bot)."""
     if seat[p, S_BOT] != BOT_POLITICIAN:
@@ -106,7 +106,7 @@ def goal(seat, chars, p):
     return chars[seat[p, S_CHAR], CH_WIN]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def pick_character(bot, score_a, score_b, rng):
     """WI-SETUP-1: keep one of the two characters dealt (0 or 1)."""
     if bot == BOT_RANDOM:
@@ -114,7 +114,7 @@ def pick_character(bot, score_a, score_b, rng):
     return 0 if score_a >= score_b else 1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def random_other(seat, rng, p, n, need_votes):
     """A uniformly chosen player other than p who is not in jail (-1 if none)."""
     count = 0
@@ -132,7 +132,7 @@ def random_other(seat, rng, p, n, need_votes):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def strongest_rival(seat, p, n, need_votes):
     """The believed rival with the most votes (plain votes only when ``need_votes``)."""
     best, best_v = -1, -1
@@ -147,7 +147,7 @@ def strongest_rival(seat, p, n, need_votes):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def nearest_to_jail(seat, p, n):
     """The player (not p, not in jail) with the most subpoenas, ties to the most votes."""
     best, key = -1, -1
@@ -159,7 +159,7 @@ def nearest_to_jail(seat, p, n):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def most_uncertain(seat, p, n):
     """The player p knows least about (belief nearest one half); -1 if p knows everyone."""
     if seat[p, S_SIDE] < 0:
@@ -174,7 +174,7 @@ def most_uncertain(seat, p, n):
     return best if gap < 300 else -1
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def hostile_target(g, seat, chars, rng, p, prim):
     """Whom p aims a hostile effect at (-1: hold the card)."""
     n = g[G_N]
@@ -189,7 +189,7 @@ def hostile_target(g, seat, chars, rng, p, prim):
     return strongest_rival(seat, p, n, prim == P_MOVE)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def self_benefit(seat, p, prim, amount):
     """Whether an effect aimed at p itself helps p."""
     if prim == P_VOTES or prim == P_IRON:
@@ -201,7 +201,7 @@ def self_benefit(seat, p, prim, amount):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def action_card_target(g, seat, cards, chars, rng, p, k, target_kind):
     """WI-TURN-3: whom p plays strategy card k on at its action step (-1: keep it)."""
     prim = cards[k, C_P1]
@@ -222,7 +222,7 @@ def action_card_target(g, seat, cards, chars, rng, p, k, target_kind):
     return hostile_target(g, seat, chars, rng, p, prim)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def slot_card_wanted(g, seat, cards, chars, rng, p, k):
     """WI-CARD-1/2: whether p puts support/obstruction card k into the candidate's venue."""
     c = g[G_CAND]
@@ -235,7 +235,7 @@ def slot_card_wanted(g, seat, cards, chars, rng, p, k):
     return is_rival(seat, p, c)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def meeting_target(g, seat, rng, p):
     """WI-CARD-4: to whom p passes a meeting card now (-1: keep it)."""
     if seat[p, S_BOT] == BOT_RANDOM:
@@ -245,7 +245,7 @@ def meeting_target(g, seat, rng, p):
     return most_uncertain(seat, p, g[G_N])
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def discard_index(seat, hand, cards, rng, p):
     """WI-TURN-5: which card of p's hand goes to the discard pile (the least worth for bots)."""
     n_hand = seat[p, S_HAND_N]
@@ -259,7 +259,7 @@ def discard_index(seat, hand, cards, rng, p):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def wants_trade(seat, rng, p):
     """WI-MEET-2: trade cards that would be discarded anyway for a meeting card."""
     if seat[p, S_BOT] == BOT_RANDOM:
@@ -267,7 +267,7 @@ def wants_trade(seat, rng, p):
     return seat[p, S_SIDE] >= 0
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def reactive_wanted(g, seat, cards, rng, p, k, has_support, has_obstruction):
     """WI-TURN-6: whether p plays reactive card k after the candidate's action phase."""
     c = g[G_CAND]
@@ -281,7 +281,7 @@ def reactive_wanted(g, seat, cards, rng, p, k, has_support, has_obstruction):
     return is_rival(seat, p, c)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def wants_cancel(seat, rng, victim, actor):
     """WI-CARD-5: whether the victim spends a cancel card on a hostile card."""
     if seat[victim, S_BOT] == BOT_RANDOM:
@@ -289,7 +289,7 @@ def wants_cancel(seat, rng, victim, actor):
     return not is_ally(seat, victim, actor) or actor == victim
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def skill_target(g, seat, chars, rng, p, prim, amount, target_kind):
     """WI-SKILL-2: whom p aims an optional active skill at (-1: not now)."""
     if target_kind == TG_SELF:
@@ -303,7 +303,7 @@ def skill_target(g, seat, chars, rng, p, prim, amount, target_kind):
     return hostile_target(g, seat, chars, rng, p, prim)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def support_in_hand(seat, hand, cards, p):
     count = 0
     for i in range(seat[p, S_HAND_N]):
@@ -312,7 +312,7 @@ def support_in_hand(seat, hand, cards, p):
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def pick_venue(g, seat, hand, cards, chars, rng, c):
     """WI-ROUND-3: the candidate's venue; bots other than random take the best expected gain."""
     if seat[c, S_BOT] == BOT_RANDOM:
@@ -347,7 +347,7 @@ def pick_venue(g, seat, hand, cards, chars, rng, c):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def will_debate(seat, rng, q):
     """WI-V-DEBATE-1: whether q takes part in the candidate's TV debate."""
     if seat[q, S_BOT] == BOT_RANDOM:
@@ -355,7 +355,7 @@ def will_debate(seat, rng, q):
     return seat[q, S_HAND_N] >= 2
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def legislature_yes(g, seat, rng, q, c):
     """WI-V-LEG-1: q raises a hand for the candidate's bill without being offered anything."""
     if seat[q, S_BOT] == BOT_RANDOM:
@@ -363,13 +363,13 @@ def legislature_yes(g, seat, rng, q, c):
     return is_ally(seat, q, c)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def legislature_offers(seat, c):
     """WI-V-LEG-2: whether the candidate buys hands with votes (the random bot never bargains)."""
     return seat[c, S_BOT] != BOT_RANDOM
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def accepts_offer(g, seat, q, c, votes_left):
     """WI-V-LEG-2: q takes one vote for a hand unless the bill would elect a rival."""
     if seat[q, S_BOT] == BOT_RANDOM:
@@ -377,7 +377,7 @@ def accepts_offer(g, seat, q, c, votes_left):
     return is_ally(seat, q, c) or total_votes(seat, c) + votes_left < g[G_THRESH]
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def poach_target(g, seat, rng, c):
     """WI-V-POACH-1: the player the candidate poaches from (-1: nobody has votes)."""
     if seat[c, S_BOT] == BOT_RANDOM:
@@ -393,7 +393,7 @@ def poach_target(g, seat, rng, c):
     return q
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def poach_plays_card(seat, rng, c):
     """WI-V-POACH-1: whether the candidate lays a given hand card in the poaching."""
     if seat[c, S_BOT] == BOT_RANDOM:
@@ -401,7 +401,7 @@ def poach_plays_card(seat, rng, c):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def poach_resists(seat, rng, q, c):
     """WI-V-POACH-2: whether q matches the candidate's cards (an ally may let the votes go)."""
     if seat[q, S_BOT] == BOT_RANDOM:
@@ -409,7 +409,7 @@ def poach_resists(seat, rng, q, c):
     return not is_ally(seat, q, c)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def issue_choice(seat, hand, cards, rng, c):
     """WI-V-DEBATE-4/8: hand index of the issue card (-1: no issue, everybody succeeds)."""
     n_hand = seat[c, S_HAND_N]
@@ -425,7 +425,7 @@ def issue_choice(seat, hand, cards, rng, c):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def wants_combined(seat, rng, c):
     """WI-V-DEBATE-6: whether the candidate makes a combined issue when it may."""
     if seat[c, S_BOT] == BOT_RANDOM:
@@ -433,7 +433,7 @@ def wants_combined(seat, rng, c):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def debates_to_win(g, seat, rng, q, c, pending):
     """WI-V-DEBATE-7: whether q meets the issue when it can (an ally may lose on purpose)."""
     if seat[q, S_BOT] == BOT_RANDOM:
@@ -443,17 +443,17 @@ def debates_to_win(g, seat, rng, q, c, pending):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def hostile_primitive(prim, amount):
     return prim == P_SUBPOENA or prim == P_HOSPITAL or prim == P_DISCARD or prim == P_MOVE or (
         prim == P_VOTES and amount < 0)
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def is_obstruction(cards, k):
     return cards[k, C_TYPE] == OBSTRUCTION
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")
 def hospitalised(seat, p):
     return seat[p, S_HOSP] >= 0
