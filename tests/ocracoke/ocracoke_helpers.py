@@ -9,7 +9,7 @@ from sim.core.rng import game_stream
 from sim.games.ocracoke import engine as E
 from sim.games.ocracoke import play_chunk, posterior_tables, rules_array
 from sim.games.ocracoke.policies import PEEK, SPY, SWAP, WAVE
-from sim.games.ocracoke.rules import GHOST, KRAKEN, MERMAID, OcracokeRules, card_values, pack
+from sim.games.ocracoke.rules import KRAKEN, OcracokeRules, card_values, pack
 
 NO_LOG = np.zeros((0, E.LOG_WIDTH), np.int64)
 BASE = dict(navy_values=[1, 2, 3, 4], pirate_values=[-1, -2, -3, -4], dial_ranges=[1, 3, 5],

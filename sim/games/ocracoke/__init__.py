@@ -12,8 +12,6 @@ from pathlib import Path
 import numpy as np
 
 from sim.core.game import Chunk, GameSpec
-
-
 from sim.games.ocracoke import analysis
 from sim.games.ocracoke.engine import EVENT_COLUMNS, GAME_COLUMNS, LOG_WIDTH, R_ROWS, play_batch
 from sim.games.ocracoke.policies import BOTS, build_tables

@@ -32,7 +32,16 @@ from numba import njit
 from sim.core.rng import randbelow, seed_stream, shuffle
 from sim.games.ocracoke import policies as bots
 from sim.games.ocracoke.policies import (
-    DECLARE, ISLAND0, N_LOC, N_SHIP_MAX, PEEK, SPY, SWAP, hand_loc, rules_code)
+    DECLARE,
+    ISLAND0,
+    N_LOC,
+    N_SHIP_MAX,
+    PEEK,
+    SPY,
+    SWAP,
+    hand_loc,
+    rules_code,
+)
 from sim.games.ocracoke.rules import GHOST, KRAKEN, MAX_ROUNDS, MERMAID, N_CARDS, N_ISLAND
 
 MAX_HANDS = 1000  # safety stop (OC-ASM-CAP); the column `capped` counts games that reach it

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import combinations
 
 from sim.games.ocracoke.rules import OcracokeRules
@@ -34,7 +34,7 @@ def dial_positions(rules: OcracokeRules) -> list[tuple[int, int]]:
     return [(0, 0)] + blue + [(-hi, -lo) for lo, hi in blue]
 
 
-@lru_cache(maxsize=None)
+@cache
 def sum_counts(values: tuple[int, ...], unknown: frozenset[int], m: int) -> dict[int, int]:
     """How many ways m of the unknown cards add up to each sum."""
     counts: dict[int, int] = {}
@@ -66,7 +66,7 @@ class Evaluator:
                 gold += ways * (r.pay_colour + ((r.pay_range + declarer * r.pay_declarer) if lo <= ship <= hi else 0))
         return gold / total
 
-    @lru_cache(maxsize=None)  # noqa: B019 (one evaluator per rule set, kept for the run)
+    @cache  # noqa: B019 (one evaluator per rule set, kept for the run)
     def best(self, unknown, m, off, declarer):
         best_value, best_dial = -1.0, 0
         for dial in range(len(self.dials)):
@@ -75,7 +75,7 @@ class Evaluator:
                 best_value, best_dial = value, dial
         return best_value, best_dial
 
-    @lru_cache(maxsize=None)  # noqa: B019
+    @cache  # noqa: B019
     def after_looks(self, k, unknown, m, off):
         """Expected best non-declarer gold after looking at k more ship cards."""
         if k == 0 or m == 0:
@@ -154,8 +154,8 @@ class Hand:
         for loc in cycle:
             self.forget_pairs_at(loc)
         cards = [self.at[loc] for loc in cycle]
-        for i, loc in enumerate(cycle):
-            self.at[cycle[(i + 1) % len(cycle)]] = cards[i]
+        for i, card in enumerate(cards):
+            self.at[cycle[(i + 1) % len(cycle)]] = card
         for mem in self.memory:
             known = [mem.cards.pop(loc, None) for loc in cycle]
             for i, card in enumerate(known):
