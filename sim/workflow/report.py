@@ -132,7 +132,8 @@ def _variant_pages(variants: list[Comparison]):
     """Every other scenario of the game against the base: paired differences, Holm over metrics."""
     rows = []
     for c in variants:
-        changed = ", ".join(f"{k}: {json.dumps(old)} -> {json.dumps(new)}" for k, (old, new) in changed_rules(c).items())
+        changed = ", ".join(f"{k}: {json.dumps(old)} -> {json.dumps(new)}" if len(json.dumps([old, new])) < 30
+                            else f"{k} (changed)" for k, (old, new) in changed_rules(c).items())
         rows.append([f"{c.variant.name}", textwrap.shorten(changed or "(same rules)", 60), "", "", ""])
         for row in c.rows:
             d = row.difference
