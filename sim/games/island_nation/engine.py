@@ -46,7 +46,9 @@ from sim.games.island_nation.state import (
     FPOS,
     FROGMAN,
     HEAL,
+    INLINE,
     ITEM,
+    JIT,
     MINE_AT,
     MINES_LEFT,
     MOVE,
@@ -79,7 +81,7 @@ EV_DRAW, EV_EFFECT, EV_CAN = range(15, 18)
 LOG_WIDTH = 6
 
 
-@njit(inline="always", cache=True)
+@njit(**INLINE)
 def _log(st, log, event, actor, a, b, c):
     i = st.g[NLOG]
     if i < log.shape[0]:
@@ -92,7 +94,7 @@ def _log(st, log, event, actor, a, b, c):
         st.g[NLOG] = i + 1
 
 
-@njit(cache=True)
+@njit(**JIT)
 def _finish(st, log, winner, reason):
     """The game ends at once (IN-WIN-*)."""
     st.g[OVER] = 1
@@ -102,7 +104,7 @@ def _finish(st, log, winner, reason):
     _log(st, log, EV_END, 0, winner, reason, 0)
 
 
-@njit(cache=True)
+@njit(**JIT)
 def _wound_artillery(P, st, log, k):
     """An artillery loses 1 HP; at 0 it dies and leaves the board (IN-DEATH-1); when no loyal
     artillery lives, the frogman wins (IN-WIN-F2)."""
@@ -115,7 +117,7 @@ def _wound_artillery(P, st, log, k):
 
 # ---------------------------------------------------------------- the frogman's turn
 
-@njit(cache=True)
+@njit(**JIT)
 def _shot_consistent(T, P, st, p, victim):
     """Could a frogman on p have made a shot with this outcome (IN-BELIEF-5)? ``victim`` is the
     artillery hit, or -1 for nobody. On a shared point the shooter may pick anyone there."""
@@ -138,7 +140,7 @@ def _shot_consistent(T, P, st, p, victim):
     return False
 
 
-@njit(cache=True)
+@njit(**JIT)
 def _frogman_shoots(T, P, st, log, d, hidden):
     """IN-SHOOT-1..6: 1 AP and 1 bullet; the nearest loyal artillery on the line is hit and the
     frogman says who (not the direction). The public set keeps the points the outcome allows."""
@@ -156,7 +158,7 @@ def _frogman_shoots(T, P, st, log, d, hidden):
         _wound_artillery(P, st, log, victim)
 
 
-@njit(cache=True)
+@njit(**JIT)
 def _stuck_points(T, st, m0, m1):
     """Points from which no road step avoids artillery (a frogman there with no bullet passes)."""
     s0, s1 = st.bel[0], st.bel[1]
@@ -171,7 +173,7 @@ def _stuck_points(T, st, m0, m1):
     return s0, s1
 
 
-@njit(cache=True)
+@njit(**JIT)
 def _hidden_reach(T, P, st, start, max_steps, include_start, m0, m1):
     """The public set after a bottle turn (IN-BOTTLE-2): every point reachable from the bottle
     in 1..max_steps road steps avoiding artillery (and, in the window, not through an evac
@@ -203,7 +205,7 @@ def _hidden_reach(T, P, st, start, max_steps, include_start, m0, m1):
     return u0, u1
 
 
-@njit(cache=True)
+@njit(**JIT)
 def frogman_turn(T, P, st, bot, rng, log):
     """IN-TURN-2/3, IN-MOVE-1..4, IN-BOTTLE-1/2, IN-MINE-1/2, IN-SHOOT-1, IN-CARD-1..4, IN-WIN-F1."""
     r = st.g[ROUND]
@@ -280,7 +282,7 @@ def frogman_turn(T, P, st, bot, rng, log):
     _resolve_events(T, P, st, log, 0)
 
 
-@njit(cache=True)
+@njit(**JIT)
 def _can_check(st, log, q):
     """IN-ABILITY-3: a step announced onto the can's point must be told; any other step rules the
     can's point out."""
@@ -294,13 +296,13 @@ def _can_check(st, log, q):
 
 # ---------------------------------------------------------------- cards and abilities
 
-@njit(cache=True)
+@njit(**JIT)
 def _can_draw(st, ap_left):
     """IN-CARD-1: a draw costs 2 AP and needs a card left."""
     return ap_left >= 2 and st.g[DECK_TOP] < st.g[DECK_N] and st.g[N_PENDING] < st.pending.shape[0]
 
 
-@njit(cache=True)
+@njit(**JIT)
 def _draw(P, st, log, player):
     """IN-CARD-1/2/3: an item goes to the hand; an event is shown and waits for the turn's end."""
     card = st.deck[st.g[DECK_TOP]]
@@ -313,7 +315,7 @@ def _draw(P, st, log, player):
     _log(st, log, EV_DRAW, player, card, P.card_kind[card], 0)
 
 
-@njit(cache=True)
+@njit(**JIT)
 def _apply_effect(T, P, st, log, player, effect, amount):
     """IN-CARD-4, IN-CARD-5, IN-ABILITY-2/3: one effect primitive for ``player`` (0 = frogman)."""
     k = player - 1
@@ -350,7 +352,7 @@ def _apply_effect(T, P, st, log, player, effect, amount):
         _finish(st, log, FROGMAN, ALL_DEAD)
 
 
-@njit(cache=True)
+@njit(**JIT)
 def _use_items(T, P, st, log, bot, player, rng):
     """IN-CARD-2, IN-ABILITY-1: at the start of its turn a player may use items and (artillery) its
     ability, at no action point; assumed: at most one card of each kind and one ability use a turn."""
@@ -365,7 +367,7 @@ def _use_items(T, P, st, log, bot, player, rng):
             _apply_effect(T, P, st, log, player, st.ability[k, AB_EFFECT], st.ability[k, AB_AMOUNT])
 
 
-@njit(cache=True)
+@njit(**JIT)
 def _resolve_events(T, P, st, log, player):
     """IN-CARD-3: events drawn this turn take effect at its end."""
     for i in range(st.g[N_PENDING]):
@@ -377,7 +379,7 @@ def _resolve_events(T, P, st, log, player):
 
 # ---------------------------------------------------------------- an artillery's turn
 
-@njit(cache=True)
+@njit(**JIT)
 def _artillery_shots_region(T, P, st, k, d):
     """The points a shot of artillery k in direction d would hit the frogman on: the line up to
     the range, cut after the first point holding a traitor (IN-SHOOT-3, IN-SHOOT-7); and that
@@ -396,7 +398,7 @@ def _artillery_shots_region(T, P, st, k, d):
     return c0, c1, -1
 
 
-@njit(cache=True)
+@njit(**JIT)
 def _artillery_shoots(T, P, st, log, k, d):
     """IN-SHOOT-1..3, IN-SHOOT-7: 1 AP and 1 bullet; the nearest frogman or traitor on the line
     is hit (the frogman, if both share the point); the frogman says whether it was hit. The
@@ -419,7 +421,7 @@ def _artillery_shoots(T, P, st, log, k, d):
         _wound_artillery(P, st, log, traitor)
 
 
-@njit(cache=True)
+@njit(**JIT)
 def _artillery_catches(P, st, log, k):
     """IN-CATCH-1/2: right wins at once; wrong costs 1 HP and the point leaves the public set."""
     a = st.apos[k]
@@ -433,7 +435,7 @@ def _artillery_catches(P, st, log, k):
         _wound_artillery(P, st, log, k)
 
 
-@njit(cache=True)
+@njit(**JIT)
 def _artillery_moves(T, P, st, log, k, d):
     """IN-MOVE-5/6: one road step; artillery may share points and stand on the frogman. The first
     artillery to enter the mine's point loses 1 HP and the mine is gone (IN-MINE-3)."""
@@ -447,7 +449,7 @@ def _artillery_moves(T, P, st, log, k, d):
         _wound_artillery(P, st, log, k)
 
 
-@njit(cache=True)
+@njit(**JIT)
 def artillery_turn(T, P, st, bot, k, rng, log):
     """IN-TURN-2/3: up to the action points, at least one spent, one shot a turn (IN-SHOOT-2);
     items and ability first (IN-CARD-2, IN-ABILITY-1), events at the end (IN-CARD-3)."""
@@ -479,7 +481,7 @@ def artillery_turn(T, P, st, bot, k, rng, log):
 
 # ---------------------------------------------------------------- one game, a batch
 
-@njit(cache=True)
+@njit(**JIT)
 def setup(T, P, st, policy, rng, log):
     """IN-SETUP-2..4: HP and bullets by player count; the frogman writes a numbered start point;
     the artillery place in turn. The public set starts as every numbered point (IN-BELIEF-1)."""
@@ -506,21 +508,24 @@ def setup(T, P, st, policy, rng, log):
     _deal_cards(P, st, rng)
 
 
-@njit(cache=True)
+@njit(**JIT)
 def _deal_cards(P, st, rng):
     """IN-CARD-1, IN-ABILITY-1: shuffle the deck; deal each artillery one character ability."""
     st.hand[:, :] = 0
     st.g[N_PENDING] = 0
     st.g[CAN_AT] = -1
     n = P.deck.shape[0]
-    st.deck[:n] = P.deck
+    for i in range(n):
+        st.deck[i] = P.deck[i]
     shuffle(rng, st.deck[:n])
     st.g[DECK_TOP] = 0
     st.g[DECK_N] = n
     st.ability[:, :] = 0
     m = P.ab_effect.shape[0]
     if m > 0:
-        order = np.arange(m)
+        order = st.scratch[:m]
+        for i in range(m):
+            order[i] = i
         shuffle(rng, order)
         for k in range(P.n_art):
             st.ability[k, AB_EFFECT] = P.ab_effect[order[k]]
@@ -528,7 +533,7 @@ def _deal_cards(P, st, rng):
             st.ability[k, AB_USES] = P.ab_uses[order[k]]
 
 
-@njit(cache=True)
+@njit(**JIT)
 def play_game(T, P, st, policy, rng, log, density):
     """IN-TURN-1: rounds of the frogman's turn, then each artillery's; IN-WIN-A3: the artillery
     win when the last round ends. ``density[p]`` counts rounds the frogman ended on p."""
@@ -551,13 +556,13 @@ def play_game(T, P, st, policy, rng, log, density):
     _finish(st, log, ARTILLERY, TIME)
 
 
-@njit(cache=True)
+@njit(**JIT)
 def play_batch(T, P, st, policy, seed, start, out, sizes, density, captures, escapes, log):
     """Games ``start .. start+count-1`` of the run ``seed``, game i on its own stream (seed, i).
 
     ``out[i]`` = winner, reason, end round, escape round, escape point, frogman HP, artillery
     alive, final public-set size; ``sizes[i]`` = public-set size at the end of rounds 1..10."""
-    rng = np.empty(4, dtype=np.uint64)
+    rng = st.rng
     for i in range(out.shape[0]):
         seed_stream(rng, seed, start + i)
         play_game(T, P, st, policy, rng, log, density)
@@ -573,7 +578,8 @@ def play_batch(T, P, st, policy, seed, start, out, sizes, density, captures, esc
         out[i, 5] = st.g[FHP]
         out[i, 6] = alive
         out[i, 7] = set_size(st.bel[0], st.bel[1])
-        sizes[i, :] = st.sizes
+        for r in range(10):
+            sizes[i, r] = st.sizes[r]
         if st.g[REASON] == CATCH or st.g[REASON] == SHOT:
             captures[st.g[FPOS]] += 1
         elif st.g[REASON] == ESCAPE:

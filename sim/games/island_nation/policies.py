@@ -30,6 +30,8 @@ from sim.games.island_nation.state import (
     FHP,
     FPOS,
     HEAL,
+    INLINE,
+    JIT,
     MOVE,
     RADAR,
     ROUND,
@@ -52,13 +54,13 @@ FAR = 6  # road distance beyond which an artillery is no threat this round
 
 # ---------------------------------------------------------------- placement (IN-SETUP-3/4)
 
-@njit(cache=True)
+@njit(**JIT)
 def frogman_start(T, rng):
     """Every bot writes a uniformly random numbered point: the public learns nothing."""
     return T.numbered_points[randbelow(rng, T.numbered_points.shape[0])]
 
 
-@njit(cache=True)
+@njit(**JIT)
 def artillery_start(bot, k, T, st, rng):
     if bot == PATROL:
         return T.evac_points[k % T.evac_points.shape[0]]
@@ -80,7 +82,7 @@ def artillery_start(bot, k, T, st, rng):
 
 # ---------------------------------------------------------------- frogman
 
-@njit(inline="always", cache=True)
+@njit(**INLINE)
 def _threat(T, P, st, q):
     """Road distance from q to the nearest living loyal artillery, capped at FAR."""
     best = FAR
@@ -90,7 +92,7 @@ def _threat(T, P, st, q):
     return best
 
 
-@njit(inline="always", cache=True)
+@njit(**INLINE)
 def _goal_distance(T, st, q, m0, m1):
     """Road distance from q to the nearest evac point no artillery stands on (any, if all are)."""
     best = T.n * 4
@@ -104,7 +106,7 @@ def _goal_distance(T, st, q, m0, m1):
     return free if free < T.n * 4 else best
 
 
-@njit(inline="always", cache=True)
+@njit(**INLINE)
 def _place_score(T, P, st, q, steps_left, m0, m1):
     """How good it is for a runner to stand on q with ``steps_left`` steps of this turn to go."""
     r = st.g[ROUND]
@@ -117,7 +119,7 @@ def _place_score(T, P, st, q, steps_left, m0, m1):
     return 1.0 * safety - 3.0 * late
 
 
-@njit(cache=True)
+@njit(**JIT)
 def frogman_shot(bot, T, P, st, rng):
     """A direction to shoot before moving (IN-SHOOT-1), or -1."""
     if st.g[FBUL] <= 0:
@@ -138,7 +140,7 @@ def frogman_shot(bot, T, P, st, rng):
     return -1
 
 
-@njit(cache=True)
+@njit(**JIT)
 def _shot_belief_size(T, P, st, victim):
     """Size the public set would keep if the frogman's shot hit ``victim`` (IN-BELIEF-5)."""
     count = 0
@@ -152,7 +154,7 @@ def _shot_belief_size(T, P, st, victim):
     return count
 
 
-@njit(cache=True)
+@njit(**JIT)
 def frogman_step(bot, T, P, st, rng, spent, ap, hidden, m0, m1):
     """The direction of the next step (0..5) or -1 to stop; never -1 while nothing is spent and a
     step is possible (IN-TURN-3), never onto artillery (IN-MOVE-4)."""
@@ -205,7 +207,7 @@ def frogman_step(bot, T, P, st, rng, spent, ap, hidden, m0, m1):
     return best_d
 
 
-@njit(cache=True)
+@njit(**JIT)
 def frogman_mine(bot, T, P, st, rng, n_path):
     """A point of this turn's path for the mine (IN-MINE-2), or -1 to keep it."""
     if bot == 0:
@@ -223,7 +225,7 @@ def frogman_mine(bot, T, P, st, rng, n_path):
 
 # ---------------------------------------------------------------- artillery
 
-@njit(inline="always", cache=True)
+@njit(**INLINE)
 def _step_toward(T, a, target):
     """A road direction from a that shortens the road distance to target (-1 if a == target)."""
     if a == target:
@@ -236,7 +238,7 @@ def _step_toward(T, a, target):
     return -1
 
 
-@njit(inline="always", cache=True)
+@njit(**INLINE)
 def _best_line(T, p, s0, s1):
     """The shot direction from p covering most of the set, and how many points it covers."""
     best_d, best_c = 0, -1
@@ -247,7 +249,7 @@ def _best_line(T, p, s0, s1):
     return best_d, best_c
 
 
-@njit(cache=True)
+@njit(**JIT)
 def _random_artillery(T, k, st, rng, spent, shot, can_draw):
     """Uniform over the legal actions: six moves at most, six shots, catch, draw, end."""
     a = st.apos[k]
@@ -276,7 +278,7 @@ def _random_artillery(T, k, st, rng, spent, shot, can_draw):
     return END, 0
 
 
-@njit(cache=True)
+@njit(**JIT)
 def _traitor(T, k, st, rng, spent):
     """A traitor (IN-CARD-3) only wanders: one random step a turn."""
     if spent > 0:
@@ -290,7 +292,7 @@ def _traitor(T, k, st, rng, spent):
     return CATCH_ACTION, 0
 
 
-@njit(cache=True)
+@njit(**JIT)
 def _guard_post(T, P, k, st):
     """The evac point artillery k guards: evac points ranked by how much of the public set lies
     within 3 road steps, the i-th living loyal artillery taking the i-th."""
@@ -300,15 +302,21 @@ def _guard_post(T, P, k, st):
             rank += 1
     n_evac = T.evac_points.shape[0]
     rank %= n_evac
-    mass = np.empty(n_evac, np.int64)
+    mass = st.scratch[:n_evac]
     for i in range(n_evac):
         e = T.evac_points[i]
         mass[i] = set_size(st.bel[0] & T.ballmask[e, 3, 0], st.bel[1] & T.ballmask[e, 3, 1])
-    order = np.argsort(-mass, kind="mergesort")
-    return T.evac_points[order[rank]]
+    for i in range(n_evac):
+        ahead = 0
+        for j in range(n_evac):
+            if mass[j] > mass[i] or (mass[j] == mass[i] and j < i):
+                ahead += 1
+        if ahead == rank:
+            return T.evac_points[i]
+    return T.evac_points[0]
 
 
-@njit(cache=True)
+@njit(**JIT)
 def _patrol(T, P, k, st, spent, shot, can_draw):
     a = st.apos[k]
     s0, s1 = st.bel[0], st.bel[1]
@@ -331,7 +339,7 @@ def _patrol(T, P, k, st, spent, shot, can_draw):
     return END, 0
 
 
-@njit(inline="always", cache=True)
+@njit(**INLINE)
 def _crowd(T, P, k, st, q):
     count = 0
     for j in range(P.n_art):
@@ -340,7 +348,7 @@ def _crowd(T, P, k, st, q):
     return count
 
 
-@njit(cache=True)
+@njit(**JIT)
 def _hunter(T, P, k, st, rng, spent, ap, shot, can_draw):
     a = st.apos[k]
     s0, s1 = st.bel[0], st.bel[1]
@@ -390,7 +398,7 @@ def _hunter(T, P, k, st, rng, spent, ap, shot, can_draw):
     return CATCH_ACTION, 0
 
 
-@njit(cache=True)
+@njit(**JIT)
 def artillery_action(bot, T, P, k, st, rng, spent, ap, shot, can_draw):
     """The next action (END, MOVE, SHOOT, CATCH_ACTION or DRAW) and its direction; END only once
     an action point is spent (IN-TURN-3), DRAW only when ``can_draw`` (IN-CARD-1)."""
@@ -405,7 +413,7 @@ def artillery_action(bot, T, P, k, st, rng, spent, ap, shot, can_draw):
 
 # ---------------------------------------------------------------- cards and abilities
 
-@njit(cache=True)
+@njit(**JIT)
 def use_effect(bot, T, P, st, player, effect, rng):
     """Whether ``player`` (0 = frogman) uses an item or ability with this effect now (IN-CARD-2).
     Random bots toss a coin; the others heal when hurt, restock when out of bullets, always take
@@ -427,7 +435,7 @@ def use_effect(bot, T, P, st, player, effect, rng):
     return st.g[ROUND] >= P.evac_from - 2
 
 
-@njit(cache=True)
+@njit(**JIT)
 def frogman_draws(bot, T, P, st, rng):
     """Whether the frogman spends 2 AP on a card (IN-CARD-1): random one time in four; the others
     only early, with no artillery within 4 road steps."""

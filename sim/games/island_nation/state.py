@@ -10,7 +10,9 @@
 * ``hand[player, card type]``: items held (player 0 is the frogman, k + 1 artillery k),
 * ``deck``: the shuffled deck (card types), drawn from ``g[DECK_TOP]`` on,
 * ``ability[k]``: artillery k's ability (effect, amount, uses left),
-* ``pending``: event cards drawn this turn, resolved at its end (IN-CARD-3).
+* ``pending``: event cards drawn this turn, resolved at its end (IN-CARD-3),
+* ``rng``: the game's random stream, ``scratch``: working space (the kernels allocate nothing, so
+  they run without reference counting: ``JIT`` below).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import numpy as np
 from numba import njit
 
 State = namedtuple("State", ["g", "apos", "ahp", "abul", "traitor", "bel", "path", "sizes", "hand", "deck",
-                             "ability", "pending"])
+                             "ability", "pending", "rng", "scratch"])
 
 # indices into State.g
 (ROUND, FPOS, FHP, FBUL, MINES_LEFT, MINE_AT, WINNER, REASON, END_ROUND, ESC_ROUND, ESC_EXIT, OVER, NLOG,
@@ -49,6 +51,10 @@ END, MOVE, SHOOT, CATCH_ACTION, DRAW = range(5)
 
 ONE = np.uint64(1)
 
+# compiled functions: cached, and without numba's reference counting (every array comes from Python)
+JIT = {"cache": True, "_nrt": False}
+INLINE = {"cache": True, "_nrt": False, "inline": "always"}
+
 
 def new_state() -> State:
     """Zeroed arrays for one game, reused game after game."""
@@ -56,10 +62,11 @@ def new_state() -> State:
                  np.zeros(MAX_ART, np.int64), np.zeros(MAX_ART, np.int64), np.zeros(2, np.uint64),
                  np.zeros(MAX_PATH, np.int64), np.zeros(10, np.int64),
                  np.zeros((MAX_ART + 1, MAX_CARD_TYPES), np.int64), np.zeros(MAX_DECK, np.int64),
-                 np.zeros((MAX_ART, 3), np.int64), np.zeros(8, np.int64))
+                 np.zeros((MAX_ART, 3), np.int64), np.zeros(8, np.int64), np.zeros(4, np.uint64),
+                 np.zeros(16, np.int64))
 
 
-@njit(inline="always", cache=True)
+@njit(**INLINE)
 def popcount(x):
     """Number of set bits of a uint64 (the SWAR sum LLVM turns into one instruction)."""
     x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
@@ -68,33 +75,33 @@ def popcount(x):
     return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
-@njit(inline="always", cache=True)
+@njit(**INLINE)
 def set_size(s0, s1):
     return popcount(s0) + popcount(s1)
 
 
-@njit(inline="always", cache=True)
+@njit(**INLINE)
 def has(s0, s1, p):
     if p < 64:
         return (s0 >> np.uint64(p)) & ONE == ONE
     return (s1 >> np.uint64(p - 64)) & ONE == ONE
 
 
-@njit(inline="always", cache=True)
+@njit(**INLINE)
 def with_point(s0, s1, p):
     if p < 64:
         return s0 | (ONE << np.uint64(p)), s1
     return s0, s1 | (ONE << np.uint64(p - 64))
 
 
-@njit(inline="always", cache=True)
+@njit(**INLINE)
 def without_point(s0, s1, p):
     if p < 64:
         return s0 & ~(ONE << np.uint64(p)), s1
     return s0, s1 & ~(ONE << np.uint64(p - 64))
 
 
-@njit(inline="always", cache=True)
+@njit(**INLINE)
 def image(trans, d, s0, s1):
     """The points one road step in direction ``d`` leads to from the points of the set (IN-BELIEF-2)."""
     r0 = np.uint64(0)
@@ -111,7 +118,7 @@ def image(trans, d, s0, s1):
     return r0, r1
 
 
-@njit(inline="always", cache=True)
+@njit(**INLINE)
 def first_point(s0, s1, n):
     """The lowest point of a non-empty set."""
     for p in range(n):
@@ -120,7 +127,7 @@ def first_point(s0, s1, n):
     return -1
 
 
-@njit(inline="always", cache=True)
+@njit(**INLINE)
 def artillery_mask(st, n_art):
     """Points holding a living artillery (the frogman may not pass or stop there, IN-MOVE-4)."""
     m0 = np.uint64(0)
@@ -131,7 +138,7 @@ def artillery_mask(st, n_art):
     return m0, m1
 
 
-@njit(inline="always", cache=True)
+@njit(**INLINE)
 def loyal_alive(st, n_art):
     count = 0
     for k in range(n_art):
@@ -140,7 +147,7 @@ def loyal_alive(st, n_art):
     return count
 
 
-@njit(inline="always", cache=True)
+@njit(**INLINE)
 def frogman_shot_victim(line, st, n_art, p, d):
     """Who a frogman's shot from ``p`` in direction ``d`` hits (IN-SHOOT-4/5): the loyal living
     artillery on the nearest occupied point of the line; on a shared point, the one with the
@@ -159,6 +166,6 @@ def frogman_shot_victim(line, st, n_art, p, d):
     return -1
 
 
-@njit(inline="always", cache=True)
+@njit(**INLINE)
 def in_window(params, r):
     return params.evac_from <= r <= params.evac_to
