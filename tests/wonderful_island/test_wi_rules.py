@@ -87,7 +87,7 @@ def _events(log):
 def _campaigns(events):
     """(candidate, venue, block of events) per campaign turn."""
     starts = np.flatnonzero(events[:, 0] == S.E_CAMPAIGN).tolist() + [len(events)]
-    return [(int(events[a, 1]), int(events[a, 2]), events[a:b]) for a, b in zip(starts, starts[1:])]
+    return [(int(events[a, 1]), int(events[a, 2]), events[a:b]) for a, b in zip(starts, starts[1:], strict=False)]
 
 
 def test_rounds_and_turn_order(game):

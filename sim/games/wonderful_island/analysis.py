@@ -299,7 +299,10 @@ def report_figures(scenario, n_games: int, seed: int, jobs: int) -> list:
     figures.append(fig)
 
     base = results[6 if 6 in results else counts[0]]
-    venue = base.tables()["venue values (candidate's gain per campaign)"]
+    # the default bots almost always rally or poach: random bots choose every venue equally often
+    explore = simulate(GAME, scenario, n_games, seed, jobs, {"all": "random"}, players=base.rules.players,
+                       progress=False)
+    venue = explore.tables()["venue values (candidate's gain per campaign)"]
     fig, ax = plt.subplots(figsize=(8, 4))
     width = 0.27
     for b, label in enumerate(SUPPORT_BUCKETS):
@@ -310,12 +313,14 @@ def report_figures(scenario, n_games: int, seed: int, jobs: int) -> list:
         ax.bar(x, vals, width, yerr=err, capsize=2, label=f"{label} support cards")
     ax.set_xticks(np.arange(6), VENUES, rotation=20)
     ax.set_ylabel("candidate's gain per campaign (votes; iron votes for grassroots)")
-    ax.set_title(f"Venue values, {base.rules.players} players")
+    ax.set_title(f"Venue values, {base.rules.players} players, random bots (venues chosen uniformly)")
     ax.legend()
     figures.append(fig)
 
-    for key, label in (("card strength (win rate of players who played it)", "card"),
-                       ("character strength (win rate of players holding it)", "character")):
+    cjk = _cjk_font()
+    cat = load_catalogue(base.rules.catalogue)
+    for key, label, names in (("card strength (win rate of players who played it)", "card", cat.card_names),
+                              ("character strength (win rate of players holding it)", "character", cat.char_names)):
         frame = base.tables()[key].sort("vs_average")
         fig, ax = plt.subplots(figsize=(7, max(4, 0.18 * frame.height)))
         y = np.arange(frame.height)
@@ -323,9 +328,25 @@ def report_figures(scenario, n_games: int, seed: int, jobs: int) -> list:
         ax.errorbar(vals, y, xerr=[vals - frame["lo"].to_numpy(), frame["hi"].to_numpy() - vals], fmt="o", ms=3)
         average = int(base.summary.tallies["camp_w"].sum()) / max(1, int(base.summary.tallies["camp_n"].sum()))
         ax.axvline(average, color="grey", linestyle="--", label="average player win rate")
-        ax.set_yticks(y, frame[label].to_list(), fontsize=6)
+        ticks = [f"{names.index(name):02d} {name}" if cjk else f"{label} #{names.index(name):02d}"
+                 for name in frame[label].to_list()]
+        ax.set_yticks(y, ticks, fontsize=6, fontfamily=cjk or None)
         ax.set_xlabel("win rate of the player (95% interval)")
-        ax.set_title(f"{label.title()} strength, {base.rules.players} players")
+        ax.set_title(f"{label.title()} strength, {base.rules.players} players"
+                     + ("" if cjk else " (# = catalogue order; names in the tables)"))
         ax.legend()
         figures.append(fig)
     return figures
+
+
+def _cjk_font() -> str:
+    """A font family that draws Chinese, or "" (then plots label cards by catalogue index)."""
+    from matplotlib import font_manager
+
+    for family in ("Noto Sans CJK TC", "Noto Sans CJK JP", "Noto Sans TC", "WenQuanYi Zen Hei", "AR PL UMing TW"):
+        try:
+            font_manager.findfont(font_manager.FontProperties(family=family), fallback_to_default=False)
+            return family
+        except ValueError:
+            continue
+    return ""

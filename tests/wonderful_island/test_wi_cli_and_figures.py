@@ -1,0 +1,37 @@
+"""The command line and the report figures for The Wonderful Island."""
+
+import subprocess
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+from sim.core.scenario import load_scenario  # noqa: E402
+from sim.games.wonderful_island import GAME  # noqa: E402
+
+
+def test_sim_run_prints_camp_win_rates_endings_and_tables():
+    """WI-COMP-2: `sim run wonderful-island --players N` with a bot per camp."""
+    out = subprocess.run([sys.executable, "-m", "sim", "run", "wonderful-island", "--players", "3", "--games", "400",
+                          "--jobs", "1", "--policy", "blue=random", "--policy", "politician=partisan"],
+                         capture_output=True, text=True, check=True).stdout
+    for text in ("blue camp wins", "green camp wins", "a politician wins", "ends by the forced count",
+                 "rounds played", "someone goes to jail", "venue values", "card strength", "character strength",
+                 "blue=random", "politician=partisan"):
+        assert text in out, text
+
+
+def test_sim_trace_tells_one_game():
+    out = subprocess.run([sys.executable, "-m", "sim", "trace", "wonderful-island", "--seed", "3", "--index", "2"],
+                         capture_output=True, text=True, check=True).stdout
+    assert "seat 0: camp" in out and "campaign turn 1" in out and "== game ends" in out and "WINNER" in out
+
+
+def test_report_figures_have_titles_and_labelled_axes():
+    scenario = load_scenario(GAME.name, GAME.rules_model, "base")
+    figures = GAME.extras["report_figures"](scenario, 300, 1, 1)
+    assert len(figures) == 4
+    for fig in figures:
+        ax = fig.axes[0]
+        assert ax.get_title() and ax.get_xlabel() and ax.get_ylabel() != "" or ax.get_yticklabels()
