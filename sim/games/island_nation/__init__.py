@@ -75,5 +75,5 @@ GAME = GameSpec(
     tables=analysis.tables,
     trace=trace,
     description="Hidden movement: will the frogman escape Kaoteng Island in rounds 7–10, and when?",
-    extras={"register_cli": _register_cli},
+    extras={"register_cli": _register_cli, "report_figures": _report_figures},
 )
