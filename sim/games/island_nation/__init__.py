@@ -56,9 +56,12 @@ def _report_figures(scenario, n_games: int, seed: int, jobs: int):
 
 
 def _register_cli(app) -> None:
+    """``sim map`` (the map) and ``sim map-frames`` (one game's public set, round by round)."""
+    from sim.games.island_nation.figures import register_frames_cli
     from sim.games.island_nation.mapview import register_cli
 
     register_cli(app)
+    register_frames_cli(app)
 
 
 GAME = GameSpec(

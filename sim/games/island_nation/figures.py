@@ -3,7 +3,11 @@ size by round, and heat maps on the map (where the frogman spends rounds, is cau
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Annotated
+
 import numpy as np
+import typer
 from matplotlib.figure import Figure
 
 from sim.core import stats
@@ -87,3 +91,71 @@ def report_figures(scenario, n_games: int, seed: int, jobs: int) -> list[Figure]
     """Escape odds by round and public-set size per player count; heat maps for 5 players."""
     runs = _runs(scenario, n_games, seed, jobs)
     return [escape_figure(runs), public_set_figure(runs), *heat_maps(runs[5])]
+
+
+def trace_frames(rules, policy: np.ndarray, seed: int, index: int, out: Path) -> list[Path]:
+    """One picture per round of game ``index`` of run ``seed``: the public set at the end of the
+    round shaded on the map, the artillery (A1..A5) and the true frogman point (F) marked."""
+    from sim.games.island_nation import engine as E
+    from sim.games.island_nation.board import board_for
+    from sim.games.island_nation.mapview import draw_board
+
+    board = board_for(rules)
+    _, _, log = E.play_rows(rules, board, policy, seed, index, 1, 4096)
+    n = len(board.labels)
+    out.mkdir(parents=True, exist_ok=True)
+    artillery: dict[int, int] = {}
+    dead: set[int] = set()
+    frames: dict[int, tuple] = {}
+    for event, rnd, actor, a, b, c in log.tolist():
+        if event == E.EV_PLACE or event == E.EV_AMOVE:
+            artillery[actor] = a if event == E.EV_PLACE else b
+        elif event == E.EV_DEATH:
+            dead.add(actor)
+        elif event == E.EV_TURN_END:
+            frames[rnd] = (a, b & (2**64 - 1), c & (2**64 - 1), dict(artillery), set(dead))
+        elif event == E.EV_END:
+            break
+    paths = []
+    for rnd, (frog, w0, w1, arts, gone) in sorted(frames.items()):
+        public = np.array([float((w0, w1)[p >> 6] >> (p & 63) & 1) for p in range(n)])
+        marks = {}
+        for k, p in sorted(arts.items()):
+            if k not in gone:
+                marks[p] = (marks[p] + " " if p in marks else "") + f"A{k}"
+        marks[frog] = (marks[frog] + " " if frog in marks else "") + "F"
+        fig = draw_board(board, values=np.where(public > 0, 1.0, np.nan), cmap="Blues", vmin=0, vmax=1.2,
+                         colorbar_label="the frogman may be here", marks=marks,
+                         title=f"Game {index} of seed {seed}, round {rnd}: public set of {int(public.sum())} "
+                               f"points (F = true frogman point)")
+        path = out / f"round-{rnd:02d}.png"
+        fig.savefig(path, dpi=90)
+        paths.append(path)
+    return paths
+
+
+def register_frames_cli(app) -> None:
+    """``sim map-frames island-nation --seed S --index I --out DIR``: the public set per round."""
+
+    @app.command("map-frames")
+    def map_frames_command(
+        game: Annotated[str, typer.Argument(help="island-nation")],
+        out: Annotated[Path, typer.Option("--out", help="Folder for one PNG per round")],
+        seed: Annotated[int, typer.Option("--seed")] = 0,
+        index: Annotated[int, typer.Option("--index", "-i")] = 0,
+        scenario: Annotated[str, typer.Option("--scenario", "-s")] = "base",
+        policy: Annotated[list[str] | None, typer.Option("--policy", help="ROLE=BOT")] = None,
+        players: Annotated[int | None, typer.Option("--players", "-p")] = None,
+    ) -> None:
+        """Draw the public set of one Island Nation game on the map, round by round."""
+        from sim.cli import parse_policies
+        from sim.core.errors import UserError
+        from sim.core.registry import get_game
+        from sim.core.runner import resolve_scenario
+
+        spec = get_game(game)
+        if spec.name != "island-nation":
+            raise UserError(f"map-frames {game}: only island-nation has a map")
+        scen = resolve_scenario(spec, scenario, (), players)
+        paths = trace_frames(scen.rules, spec.policy_array(scen.rules, parse_policies(policy)), seed, index, out)
+        typer.echo(f"wrote {len(paths)} frames to {out}")
