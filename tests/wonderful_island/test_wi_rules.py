@@ -405,3 +405,16 @@ def test_last_player_out_of_jail_wins(r4):
     t.seat[[1, 2, 3], S.S_JAILED] = 1
     engine.check_endings(t.st, t.tab)
     assert t.seat[:4, S.S_WON].tolist() == [1, 0, 0, 1]
+
+
+@pytest.mark.parametrize("name,key,value", [("meeting-fewer", "meeting_fewer", True),
+                                            ("meeting-removed", "meeting_removed_after_use", True),
+                                            ("short-game", "threshold_shift", -4)])
+def test_variant_scenarios(game, name, key, value):
+    """WI-SETUP-6, WI-MEET-3, WI-END-1: the text's variants load from their files and play."""
+    from sim.core.scenario import load_scenario
+
+    scen = load_scenario(game.name, game.rules_model, name)
+    assert getattr(scen.rules, key) == value and scen.sources[key].kind == "scenario"
+    chunk = game.play(scen.rules, game.policy_array(scen.rules), 1, 0, 200)
+    assert (chunk.games["end_reason"] > 0).all()
