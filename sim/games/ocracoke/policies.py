@@ -39,8 +39,9 @@ from sim.core.rng import randbelow
 from sim.games.ocracoke.rules import GHOST, KRAKEN, MERMAID, N_CARDS, SUM_LIMIT
 
 # The rules and the bots are compiled without numba's reference counting: they never allocate, and
-# calls between them then cost a few nanoseconds instead of tens. Only entry points allocate.
-rules_code = njit(cache=True, _nrt=False)
+# calls between them then cost a few nanoseconds instead of tens. Only entry points allocate. Integer
+# division follows numpy (no zero-divisor check): every divisor here is a positive count.
+rules_code = njit(cache=True, _nrt=False, error_model="numpy")
 
 BOTS = ("random", "naive", "counter")
 RANDOM, NAIVE, COUNTER = 0, 1, 2
