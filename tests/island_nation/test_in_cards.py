@@ -97,7 +97,7 @@ def test_in_card_3_events_are_shown_at_once_and_resolve_at_the_end_of_the_turn(b
 
 def test_in_card_4_effect_primitives(base):
     """IN-CARD-4: heal (capped at the starting HP), bullets, extra action points, radar (the public
-    set keeps the points within the radius on 'yes', loses them on 'no')."""
+    set keeps the points within the radius on 'yes', loses them on 'no': IN-BELIEF-7)."""
     rules, board, T, P = base
     st = dealt(board, T, P, art_hp=1)
     E._apply_effect(T, P, st, NOLOG, 1, HEAL, 5)
@@ -151,7 +151,8 @@ def test_in_ability_1_2_each_artillery_gets_a_different_ability_with_limited_use
 
 
 def test_in_ability_3_the_can_token_tells_when_the_frogman_steps_on_it(base):
-    """IN-ABILITY-3: a step announced onto the can's point reveals it; any other step rules it out."""
+    """IN-ABILITY-3, IN-BELIEF-7: a step announced onto the can's point reveals it; any other step
+    rules it out."""
     rules, board, T, P = base
     st = dealt(board, T, P, belief=["64", "11", "40"])
     E._apply_effect(T, P, st, NOLOG, 2, CAN, 0)
@@ -163,7 +164,8 @@ def test_in_ability_3_the_can_token_tells_when_the_frogman_steps_on_it(base):
 
 
 def test_in_belief_holds_with_cards_and_abilities(base):
-    """IN-BELIEF-1..6 with the base deck and abilities, for every bot pairing."""
+    """IN-BELIEF-1..7 with the base deck and abilities (draws and extra AP in bottle turns), for
+    every bot pairing."""
     rules = base[0]
     for fbot in range(3):
         for abot in range(3):
