@@ -76,6 +76,7 @@ class Ladder:
         for group, (top, low, gap) in self.spreads().items():
             meaning = (f"expected head-to-head score {100 * expected_score(gap):.1f}%" if self.seated
                        else f"win odds x{10 ** (gap / 400):.1f} against the same opponent")
+            top, low = (top, low) if self.seated else (top.split(":", 1)[1], low.split(":", 1)[1])
             lines.append(f"{group}: {top} - {low} = {gap:.0f} Elo ({meaning}); chance alone spreads "
                          f"<= {self.chance_spreads[group]:.0f} Elo")
         return lines

@@ -215,8 +215,9 @@ def overview(reports: list[GameReport], out: Path, total_s: float) -> Path:
             y -= 0.019
         if rep.ladder is not None:
             for line in rep.ladder.skill_text():
-                fig.text(0.09, y, latin(f"skill ladder, {line}"), fontsize=8.5, va="top")
-                y -= 0.019
+                for part in textwrap.wrap(latin(f"skill ladder, {line}"), 105, subsequent_indent="    "):
+                    fig.text(0.09, y, part, fontsize=8.5, va="top")
+                    y -= 0.019
         if rep.tornado is not None and rep.tornado.rows:
             top = rep.tornado.rows[0]
             fig.text(0.09, y, latin(f"most sensitive rule for {rep.tornado.metric.label}: {top.param} "

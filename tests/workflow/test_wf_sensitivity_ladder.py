@@ -66,6 +66,7 @@ def test_asymmetric_ladder_rates_bots_within_their_role(toy):
     top, low, gap = lad.spreads()["0"]
     assert (top, low) == ("0:smart", "0:naive") and gap > lad.chance_spreads["0"]
     assert lad.spreads()["1"][2] == 0  # one bot: no spread
+    assert lad.skill_text()[0].startswith("0: smart - naive = ")
     assert "against the same opponent" in lad.skill_text()[0]
 
 
