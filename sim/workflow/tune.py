@@ -162,9 +162,21 @@ def tune(game: str | GameSpec, scenario: str | Path | Scenario, param: str, targ
     n = min(max_games, max(probes[a].summary.n_games, probes[b].summary.n_games))
     value, half = _paired_root(spec, scen, param, fld.is_int, metric, goal, a, b, n, seed, jobs, policies)
     best = min(ordered, key=lambda p: abs(p.estimate(metric).value - goal))
+    note += f"; final line through {format_value(a, fld.is_int)} and {format_value(b, fld.is_int)} on {n:,} paired games"
+    bump = _not_monotone(ordered, metric, fld.is_int)
     return TuneResult(param, fld.is_int, metric, goal, value, max(lo, value - half), min(hi, value + half),
-                      best, ordered, note + f"; final line through {format_value(a, fld.is_int)} and "
-                      f"{format_value(b, fld.is_int)} on {n:,} paired games")
+                      best, ordered, note + (f"; WARNING: not monotone ({bump}), the root may not be unique" if bump else ""))
+
+
+def _not_monotone(ordered: list[Probe], metric: Metric, is_int: bool) -> str:
+    """A pair of probes that clearly (99 % intervals apart) goes against the trend of the range ends."""
+    ests = [p.estimate(metric, DECISION_CONFIDENCE) for p in ordered]
+    rising = ests[-1].value > ests[0].value
+    for i in range(len(ordered)):
+        for j in range(i + 1, len(ordered)):
+            if (ests[i].lo > ests[j].hi) if rising else (ests[i].hi < ests[j].lo):
+                return f"{format_value(ordered[i].x, is_int)} → {format_value(ordered[j].x, is_int)}"
+    return ""
 
 
 def _paired_root(spec: GameSpec, scen: Scenario, param: str, is_int: bool, metric: Metric, goal: float,

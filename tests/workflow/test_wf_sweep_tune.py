@@ -61,6 +61,7 @@ def test_tune_finds_the_exact_root_within_its_interval(toy):
     result = tune(toy, "base", "bonus_chance", "win_0=0.5", seed=3, start_games=4000, max_games=64_000)
     assert result.lo <= root <= result.hi
     assert result.hi - result.lo < 0.08
+    assert "WARNING" not in result.note
     assert result.games < 300_000
     # games were added where the decision was close: the probes nearest the root got the most
     nearest = min(result.probes, key=lambda p: abs(p.x - root))
@@ -79,3 +80,15 @@ def test_tune_handles_an_integer_parameter(toy):
 def test_tune_says_when_the_target_is_out_of_reach(toy):
     with pytest.raises(UserError, match="not reached"):
         tune(toy, "base", "first_bonus", "win_0=0.1", start_games=2000)
+
+
+def test_tune_warns_when_the_metric_is_not_monotone(toy):
+    """Probes rising 10 % → 90 % then falling to 50 %: the last pair goes against the trend of the ends."""
+    from sim.core.runner import RunSummary
+    from sim.workflow.tune import Probe, _not_monotone
+
+    metric = next(m for m in toy.metrics(toy.rules_model(first_bonus=0)) if m.name == "win_0")
+    probes = [Probe(x, RunSummary(n, {"win_0": k}, {"win_0": k})) for x, k, n in
+              ((0, 1000, 10000), (1, 9000, 10000), (2, 5000, 10000))]
+    assert _not_monotone(probes, metric, True) == "1 → 2"
+    assert _not_monotone(probes[:2], metric, True) == ""
