@@ -5,6 +5,7 @@ import pytest
 from wi_helpers import Table, kind, rules
 
 from sim.core.errors import ScenarioError
+from sim.core.rng import game_stream, shuffle
 from sim.games.wonderful_island import engine
 from sim.games.wonderful_island import state as S
 from sim.games.wonderful_island.catalogue import CH_WIN, CH_WIN_AMT, CONDITIONS, load_catalogue
@@ -19,7 +20,7 @@ def r4():
 
 def _set_up(r, seed=0, log=2000):
     t = Table(r, [BLUE] * r.players, log=log)
-    rng = engine.game_stream(seed, 0)
+    rng = game_stream(seed, 0)
     engine.setup(t.st, t.tab, rng, t.deck0, t.mdeck0, np.array([1, 1, 2]))
     return t
 
@@ -46,7 +47,7 @@ def test_the_kept_character_is_one_of_the_two_dealt():
     for seed in range(5):
         t = _set_up(r, seed)
         order = np.arange(35)
-        engine.shuffle(engine.game_stream(seed, 0), order)
+        shuffle(game_stream(seed, 0), order)
         for p in range(6):
             assert t.seat[p, S.S_CHAR] in order[2 * p: 2 * p + 2]
 

@@ -13,7 +13,7 @@ from functools import cache
 import numpy as np
 from numba import njit
 
-from sim.core.rng import game_stream, randbelow, seed_stream, shuffle
+from sim.core.rng import randbelow, seed_stream, shuffle
 from sim.games.wonderful_island import policies as pol
 from sim.games.wonderful_island.catalogue import (
     C_A1,
@@ -93,7 +93,6 @@ from sim.games.wonderful_island.state import (
     G_REMOVED,
     G_ROUND,
     G_SETTLING,
-    G_SIZE,
     G_SLOT_N,
     G_THRESH,
     G_THRESH_RAISED,
@@ -122,7 +121,6 @@ from sim.games.wonderful_island.state import (
     PILE_MDECK,
     PILE_SLOT_CARD,
     PILE_SLOT_OWNER,
-    PILE_W,
     POACHING,
     POLITICIAN,
     R_BLUE,
@@ -168,7 +166,6 @@ from sim.games.wonderful_island.state import (
     S_PAUSED,
     S_PLAYED,
     S_SIDE,
-    S_SIZE,
     S_SUBP,
     S_VOTES,
     S_WON,
@@ -1403,26 +1400,14 @@ def record(st, row):
 
 
 @njit(cache=True, error_model="numpy")
-def play_batch(seed, start, count, tab, deck0, mdeck0, bots, rows, vstats, log):
-    """Games start .. start+count-1 of the run ``seed``; game i uses game_stream(seed, i) alone."""
-    g, seat, hand, mhand, piles, _ = new_state_nb()
-    st = (g, seat, hand, mhand, piles, log)
+def play_batch(seed, start, count, tab, deck0, mdeck0, bots, rows, vstats, st):
+    """Games start .. start+count-1 of the run ``seed``; game i uses game_stream(seed, i) alone.
+    ``st`` is one game's arrays (state.new_state), reused game after game."""
     rng = np.empty(4, dtype=np.uint64)
     for i in range(count):
         seed_stream(rng, seed, start + i)
         play_game(st, tab, rng, deck0, mdeck0, bots, vstats)
         record(st, rows[i])
-
-
-@njit(cache=True, error_model="numpy")
-def new_state_nb():
-    g = np.zeros(G_SIZE, dtype=np.int64)
-    seat = np.zeros((MAX_PLAYERS, S_SIZE), dtype=np.int64)
-    hand = np.zeros((MAX_PLAYERS, HMAX), dtype=np.int64)
-    mhand = np.zeros((MAX_PLAYERS, MHMAX), dtype=np.int64)
-    piles = np.zeros((5, PILE_W), dtype=np.int64)
-    log = np.zeros(0, dtype=np.int64)
-    return g, seat, hand, mhand, piles, log
 
 
 # ----------------------------------------------------------------------------------------- packing
@@ -1466,10 +1451,9 @@ def run_batch(rules, bots: np.ndarray, seed: int, start: int, count: int, log_ev
     tab, deck0, mdeck0 = pack(rules)
     rows = np.zeros((count, O_SIZE), dtype=np.int64)
     vstats = np.zeros((6, 3, 3), dtype=np.int64)
-    log = np.full(4 * log_events, -1, dtype=np.int64)
+    st = new_state(log_events)
+    st[5][:] = -1  # the unused rest of a trace log reads as code -1
     play_batch(np.uint64(seed), np.int64(start), np.int64(count), tab, deck0, mdeck0,
-               np.asarray(bots, dtype=np.int64), rows, vstats, log)
-    return rows, vstats, log
+               np.asarray(bots, dtype=np.int64), rows, vstats, st)
+    return rows, vstats, st[5]
 
-
-__all__ = ["run_batch", "pack", "play_batch", "new_state", "game_stream"]

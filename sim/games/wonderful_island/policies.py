@@ -30,7 +30,6 @@ from sim.games.wonderful_island.state import (
     G_THRESH,
     GRASSROOTS,
     LEGISLATURE,
-    OBSTRUCTION,
     P_CLEAR,
     P_DISCARD,
     P_DRAW,
@@ -46,7 +45,6 @@ from sim.games.wonderful_island.state import (
     S_BOT,
     S_CHAR,
     S_HAND_N,
-    S_HOSP,
     S_IRON,
     S_JAILED,
     S_KNOWN,
@@ -447,13 +445,3 @@ def debates_to_win(g, seat, rng, q, c, pending):
 def hostile_primitive(prim, amount):
     return prim == P_SUBPOENA or prim == P_HOSPITAL or prim == P_DISCARD or prim == P_MOVE or (
         prim == P_VOTES and amount < 0)
-
-
-@njit(cache=True, error_model="numpy")
-def is_obstruction(cards, k):
-    return cards[k, C_TYPE] == OBSTRUCTION
-
-
-@njit(cache=True, error_model="numpy")
-def hospitalised(seat, p):
-    return seat[p, S_HOSP] >= 0
