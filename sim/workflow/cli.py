@@ -171,12 +171,13 @@ def report_command(
     from sim.core.display import console
     from sim.workflow.report import report
 
-    reports, overview, total = report(games_, out, games, analysis_games, ladder_games, seed, _jobs(jobs))
-    for rep in reports:
+    def done(rep) -> None:
         widest = rep.widest_rate_half_width()
         flag = "" if widest < 0.005 else "  [yellow](wider than ±0.5 points: raise --games)[/yellow]"
         console.print(f"{rep.spec.name}: {rep.path} · {len(rep.pages)} pages · {rep.elapsed_s:.0f} s · widest "
                       f"headline interval ±{100 * widest:.2f} points{flag}")
+
+    _, overview, total = report(games_, out, games, analysis_games, ladder_games, seed, _jobs(jobs), done)
     console.print(f"overview: {overview} · total {total / 60:.1f} min")
 
 

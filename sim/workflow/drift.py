@@ -163,7 +163,10 @@ def check(games: list[str | GameSpec] | None = None, jobs: int = 1, folder: Path
         scen = scenario_of(spec, base.scenario)
         summary = play_range(played, scen.rules, spec.policy_array(scen.rules), seed, 0, n_c, jobs)
         for rec in base.metrics:
-            k_now = int(summary.sums.get(rec["metric"], 0))
+            if rec["metric"] not in summary.sums:
+                raise UserError(f"{base.path(folder)}: metric {rec['metric']!r} is no longer produced by "
+                                f"{spec.name}; if that is intended, run `sim drift update {spec.name}`")
+            k_now = int(summary.sums[rec["metric"]])
             before, now = stats.rate(rec["successes"], rec["n"]), stats.rate(k_now, n_c)
             if before.value == now.value and now.value in (0.0, 1.0):  # e.g. an empty seat: nothing to test
                 p = 1.0

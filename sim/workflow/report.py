@@ -11,6 +11,7 @@ import datetime as dt
 import json
 import textwrap
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -235,9 +236,15 @@ def overview(reports: list[GameReport], out: Path, total_s: float) -> Path:
 
 def report(games: list[str | GameSpec] | None = None, out: Path = Path("reports"), n_games: int = HEADLINE_GAMES,
            analysis_games: int = ANALYSIS_GAMES, ladder_games: int = LADDER_GAMES, seed: int = 0,
-           jobs: int = 1) -> tuple[list[GameReport], Path, float]:
+           jobs: int = 1, on_done: Callable[[GameReport], None] | None = None
+           ) -> tuple[list[GameReport], Path, float]:
+    """Every game's PDF (``on_done`` is told as each one is written), then the overview."""
     specs = [resolve_game(g) for g in games] if games else list(registry.all_games().values())
     began = time.perf_counter()
-    reports = [game_report(s, out, n_games, analysis_games, ladder_games, seed, jobs) for s in specs]
+    reports = []
+    for spec in specs:
+        reports.append(game_report(spec, out, n_games, analysis_games, ladder_games, seed, jobs))
+        if on_done is not None:
+            on_done(reports[-1])
     total = time.perf_counter() - began
     return reports, overview(reports, out, total), total

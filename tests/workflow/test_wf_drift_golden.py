@@ -61,6 +61,14 @@ def test_a_real_rule_change_fails_the_gate(toy, baseline, monkeypatch):
     assert result.failed and any(r.metric == "win_0" and r.moved for r in result.rows)
 
 
+def test_a_metric_gone_from_the_game_asks_for_an_update(toy, baseline):
+    data = json.loads((baseline / "toy-dice.json").read_text())
+    data["metrics"][0]["metric"] = "win_99"
+    (baseline / "toy-dice.json").write_text(json.dumps(data))
+    with pytest.raises(UserError, match="no longer produced"):
+        drift.check([toy], folder=baseline)
+
+
 def test_a_missing_baseline_is_an_error_when_asked_for(toy, tmp_path):
     with pytest.raises(UserError, match="drift update"):
         drift.check([toy], folder=tmp_path)
