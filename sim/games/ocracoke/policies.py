@@ -252,6 +252,7 @@ def _holds(know, info, card):
 
 @rules_code
 def _random_turn(know, info, rng, choice):
+    """Uniform over the face-up actions (and declaring when allowed); uniform targets."""
     options = 3 if info[MAY_DECLARE] else 2
     pick = randbelow(rng, options)
     n_ship = info[N_SHIP]
@@ -274,6 +275,8 @@ def _random_turn(know, info, rng, choice):
 
 @rules_code
 def _naive_turn(know, info, values, T, choice):
+    """Declare once the best dial is worth NAIVE_DECLARE_AT to a declarer; else use action card A
+    on the ship slots it has not looked at (swapping the kraken away when it holds it)."""
     u, m, oi = posterior(know, info, values)
     if info[MAY_DECLARE] and T[u, m, oi, BEST + 1] >= NAIVE_DECLARE_AT - TOLERANCE:
         choice[0] = DECLARE
@@ -292,6 +295,8 @@ def _naive_turn(know, info, values, T, choice):
 
 @rules_code
 def _counter_turn(know, info, values, T, choice):
+    """Score the two face-up actions by what they would reveal; declare if the expected gold of
+    declaring now is at least that of declining after those looks; else take the better action."""
     seat = info[SEAT]
     unknown = _unknown_ship_slots(know, info)
     hidden_hands = 0
