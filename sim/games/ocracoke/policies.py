@@ -296,7 +296,7 @@ def _naive_turn(know, info, values, T, choice):
 @rules_code
 def _counter_turn(know, info, values, T, choice):
     """Score the two face-up actions by what they would reveal; declare if the expected gold of
-    declaring now is at least that of declining after those looks; else take the better action."""
+    declaring now is at least that of waiting for those looks; else take the better action."""
     seat = info[SEAT]
     unknown = _unknown_ship_slots(know, info)
     hidden_hands = 0
