@@ -284,7 +284,7 @@ def test_hospital(r4):
     assert t.seat[0, S.S_HOSP] == t.g[S.G_TURN] and t.votes(0) == 3 - 2 + 3
     engine.draw_cards(t.st, t.rng, 0, 2)
     assert t.seat[0, S.S_HAND_N] == 0
-    assert not engine.can_declare(t.seat, 0)
+    assert not engine.can_declare(t.st, 0)
     t.set_votes(0, r4.election_threshold())
     engine.check_endings(t.st, t.tab)
     assert t.g[S.G_ENDED] == 0

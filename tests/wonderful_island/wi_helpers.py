@@ -30,8 +30,13 @@ class Table:
         for s in range(3):
             self.tab[1][0, s * 5] = -1  # character 0 without skills: no trigger matches
         self.st = S.new_state(log)
-        self.st[5][:] = -1
-        self.g, self.seat, self.hand, self.mhand, self.piles, self.log = self.st
+        self.st[S.LOG:, :] = -1
+        self.g = self.st[0]  # views into the one state array
+        self.seat = self.st[S.SEAT:S.SEAT + S.MAX_PLAYERS]
+        self.hand = self.st[S.HAND:S.HAND + S.MAX_PLAYERS]
+        self.mhand = self.st[S.MHAND:S.MHAND + S.MAX_PLAYERS]
+        self.piles = self.st[S.PILES:S.PILES + 5]
+        self.log = self.st[S.LOG:].reshape(-1)
         self.rng = game_stream(seed, 0)
         self.vstats = np.zeros((6, 3, 3), dtype=np.int64)
         n = len(camps)

@@ -74,6 +74,7 @@ from sim.games.wonderful_island.state import (
     END_LAST_OUT,
     END_POLITICIAN,
     END_THRESHOLD,
+    EVENTS_PER_ROW,
     G_CAND,
     G_DECK_N,
     G_DELTA,
@@ -100,9 +101,12 @@ from sim.games.wonderful_island.state import (
     G_VENUE,
     GRASSROOTS,
     GREEN,
+    HAND,
     HMAX,
     LEGISLATURE,
+    LOG,
     MAX_PLAYERS,
+    MHAND,
     MHMAX,
     OBSTRUCTION,
     P_CLEAR,
@@ -121,6 +125,7 @@ from sim.games.wonderful_island.state import (
     PILE_MDECK,
     PILE_SLOT_CARD,
     PILE_SLOT_OWNER,
+    PILES,
     POACHING,
     POLITICIAN,
     R_BLUE,
@@ -169,6 +174,7 @@ from sim.games.wonderful_island.state import (
     S_SUBP,
     S_VOTES,
     S_WON,
+    SEAT,
     STRATEGY,
     STREET_SWEEP,
     SUPPORT,
@@ -207,24 +213,24 @@ NSF = len(SEAT_FIELDS)
 # ----------------------------------------------------------------------------------------- helpers
 @njit(cache=True, error_model="numpy")
 def log_event(st, code, a, b, c):
-    g, log = st[0], st[5]
-    if log.shape[0] == 0:
+    """A trace event (code, a, b, c) in the log rows of ``st``; nothing when not tracing."""
+    if st.shape[0] == LOG:
         return
-    i = g[G_LOG_N]
-    if 4 * i + 4 <= log.shape[0]:
-        log[4 * i] = code
-        log[4 * i + 1] = a
-        log[4 * i + 2] = b
-        log[4 * i + 3] = c
-        g[G_LOG_N] = i + 1
+    i = st[0, G_LOG_N]
+    row, col = LOG + i // EVENTS_PER_ROW, 4 * (i % EVENTS_PER_ROW)
+    if row < st.shape[0]:
+        st[row, col] = code
+        st[row, col + 1] = a
+        st[row, col + 2] = b
+        st[row, col + 3] = c
+        st[0, G_LOG_N] = i + 1
 
 
 @njit(cache=True, error_model="numpy")
 def active_count(st):
-    g, seat = st[0], st[1]
     count = 0
-    for p in range(g[G_N]):
-        if seat[p, S_JAILED] == 0:
+    for p in range(st[0, G_N]):
+        if st[SEAT + p, S_JAILED] == 0:
             count += 1
     return count
 
@@ -232,40 +238,37 @@ def active_count(st):
 @njit(cache=True, error_model="numpy")
 def draw_one(st, rng):
     """Top card of the draw pile; an empty pile is rebuilt from the shuffled discards (WI-SETUP-8)."""
-    g, piles = st[0], st[4]
-    if g[G_DECK_N] == 0:
-        n = g[G_DISC_N]
+    if st[0, G_DECK_N] == 0:
+        n = st[0, G_DISC_N]
         if n == 0:
             return -1
-        piles[PILE_DECK, :n] = piles[PILE_DISC, :n]
-        g[G_DECK_N] = n
-        g[G_DISC_N] = 0
-        shuffle(rng, piles[PILE_DECK, :n])
-    g[G_DECK_N] -= 1
-    return piles[PILE_DECK, g[G_DECK_N]]
+        st[PILES + PILE_DECK, :n] = st[PILES + PILE_DISC, :n]
+        st[0, G_DECK_N] = n
+        st[0, G_DISC_N] = 0
+        shuffle(rng, st[PILES + PILE_DECK, :n])
+    st[0, G_DECK_N] -= 1
+    return st[PILES + PILE_DECK, st[0, G_DECK_N]]
 
 
 @njit(cache=True, error_model="numpy")
 def to_discard(st, k):
-    g, piles = st[0], st[4]
-    piles[PILE_DISC, g[G_DISC_N]] = k
-    g[G_DISC_N] += 1
+    st[PILES + PILE_DISC, st[0, G_DISC_N]] = k
+    st[0, G_DISC_N] += 1
 
 
 @njit(cache=True, error_model="numpy")
 def draw_cards(st, rng, p, n):
     """Draw n cards into p's hand (WI-TURN-2); a hospitalised player draws nothing (WI-HOSP-3)."""
-    seat, hand = st[1], st[2]
-    if seat[p, S_HOSP] >= 0 or seat[p, S_JAILED] != 0:
+    if st[SEAT + p, S_HOSP] >= 0 or st[SEAT + p, S_JAILED] != 0:
         return
     got = 0
     for _ in range(n):
         k = draw_one(st, rng)
         if k < 0:
             break
-        if seat[p, S_HAND_N] < HMAX:
-            hand[p, seat[p, S_HAND_N]] = k
-            seat[p, S_HAND_N] += 1
+        if st[SEAT + p, S_HAND_N] < HMAX:
+            st[HAND + p, st[SEAT + p, S_HAND_N]] = k
+            st[SEAT + p, S_HAND_N] += 1
         else:
             to_discard(st, k)
         got += 1
@@ -275,23 +278,21 @@ def draw_cards(st, rng, p, n):
 @njit(cache=True, error_model="numpy")
 def take_from_hand(st, p, i):
     """Remove hand card i of p and return its kind."""
-    seat, hand = st[1], st[2]
-    last = seat[p, S_HAND_N] - 1
-    k = hand[p, i]
-    hand[p, i] = hand[p, last]
-    seat[p, S_HAND_N] = last
+    last = st[SEAT + p, S_HAND_N] - 1
+    k = st[HAND + p, i]
+    st[HAND + p, i] = st[HAND + p, last]
+    st[SEAT + p, S_HAND_N] = last
     return k
 
 
 @njit(cache=True, error_model="numpy")
 def discard_cards(st, tab, rng, p, n):
     """p loses n cards of its choice to the discard pile (WI-SETTLE-4)."""
-    seat, hand = st[1], st[2]
     lost = 0
     for _ in range(n):
-        if seat[p, S_HAND_N] == 0:
+        if st[SEAT + p, S_HAND_N] == 0:
             break
-        i = pol.discard_index(seat, hand, tab[0], rng, p)
+        i = pol.discard_index(st, tab[0], rng, p)
         to_discard(st, take_from_hand(st, p, i))
         lost += 1
     if lost:
@@ -300,58 +301,53 @@ def discard_cards(st, tab, rng, p, n):
 
 @njit(cache=True, error_model="numpy")
 def mark_played(st, p, k):
-    st[1][p, S_PLAYED] |= np.int64(1) << np.int64(k)
+    st[SEAT + p, S_PLAYED] |= np.int64(1) << np.int64(k)
 
 
 # ----------------------------------------------------------------------------------------- votes
 @njit(cache=True, error_model="numpy")
 def gain_votes(st, p, n):
     """p takes up to n votes from the pool (WI-SETTLE-3)."""
-    g, seat = st[0], st[1]
-    take = min(n, g[G_POOL])
-    seat[p, S_VOTES] += take
-    g[G_POOL] -= take
+    take = min(n, st[0, G_POOL])
+    st[SEAT + p, S_VOTES] += take
+    st[0, G_POOL] -= take
     return take
 
 
 @njit(cache=True, error_model="numpy")
 def lose_votes(st, p, n):
     """p returns up to n plain votes to the pool, never going below zero (WI-LOSS-1, WI-SETTLE-5)."""
-    g, seat = st[0], st[1]
-    take = min(n, seat[p, S_VOTES])
-    seat[p, S_VOTES] -= take
-    g[G_POOL] += take
+    take = min(n, st[SEAT + p, S_VOTES])
+    st[SEAT + p, S_VOTES] -= take
+    st[0, G_POOL] += take
     return take
 
 
 @njit(cache=True, error_model="numpy")
 def gain_iron(st, p, n):
     """p takes up to n iron votes; as many plain votes leave the pool and the game (WI-IRON-1)."""
-    g, seat = st[0], st[1]
-    take = min(n, g[G_IRON_LEFT], g[G_POOL])
-    seat[p, S_IRON] += take
-    g[G_IRON_LEFT] -= take
-    g[G_POOL] -= take
-    g[G_REMOVED] += take
+    take = min(n, st[0, G_IRON_LEFT], st[0, G_POOL])
+    st[SEAT + p, S_IRON] += take
+    st[0, G_IRON_LEFT] -= take
+    st[0, G_POOL] -= take
+    st[0, G_REMOVED] += take
     return take
 
 
 @njit(cache=True, error_model="numpy")
 def move_votes(st, frm, to, n):
     """A transfer between players, not a loss: nothing goes back to the pool (WI-LOSS-2)."""
-    seat = st[1]
-    take = min(n, seat[frm, S_VOTES])
-    seat[frm, S_VOTES] -= take
-    seat[to, S_VOTES] += take
+    take = min(n, st[SEAT + frm, S_VOTES])
+    st[SEAT + frm, S_VOTES] -= take
+    st[SEAT + to, S_VOTES] += take
     return take
 
 
 @njit(cache=True, error_model="numpy")
 def change_votes(st, p, amount):
     """Votes won or lost; during settlement the candidate's changes are summed first (WI-SETTLE-1)."""
-    g = st[0]
-    if g[G_SETTLING] != 0 and p == g[G_CAND]:
-        g[G_DELTA] += amount
+    if st[0, G_SETTLING] != 0 and p == st[0, G_CAND]:
+        st[0, G_DELTA] += amount
     elif amount > 0:
         gain_votes(st, p, amount)
     else:
@@ -362,77 +358,71 @@ def change_votes(st, p, amount):
 @njit(cache=True, error_model="numpy")
 def jail(st, p):
     """Third subpoena: jail at once; all votes leave the game (WI-SUBP-2, WI-JAIL-1)."""
-    g, seat, hand, mhand, piles = st[0], st[1], st[2], st[3], st[4]
-    seat[p, S_JAILED] = 1
-    g[G_REMOVED] += seat[p, S_VOTES]
-    g[G_IRON_GONE] += seat[p, S_IRON]
-    seat[p, S_VOTES] = 0
-    seat[p, S_IRON] = 0
-    seat[p, S_HOSP] = -1
-    seat[p, S_PAUSED] = 0
-    seat[p, S_DEBATER] = 0
-    for i in range(seat[p, S_HAND_N]):
-        to_discard(st, hand[p, i])
-    seat[p, S_HAND_N] = 0
-    for i in range(seat[p, S_MEET_N]):
-        piles[PILE_MDECK, g[G_MDECK_N]] = mhand[p, i]
-        g[G_MDECK_N] += 1
-    seat[p, S_MEET_N] = 0
-    g[G_JAILS] += 1
+    st[SEAT + p, S_JAILED] = 1
+    st[0, G_REMOVED] += st[SEAT + p, S_VOTES]
+    st[0, G_IRON_GONE] += st[SEAT + p, S_IRON]
+    st[SEAT + p, S_VOTES] = 0
+    st[SEAT + p, S_IRON] = 0
+    st[SEAT + p, S_HOSP] = -1
+    st[SEAT + p, S_PAUSED] = 0
+    st[SEAT + p, S_DEBATER] = 0
+    for i in range(st[SEAT + p, S_HAND_N]):
+        to_discard(st, st[HAND + p, i])
+    st[SEAT + p, S_HAND_N] = 0
+    for i in range(st[SEAT + p, S_MEET_N]):
+        st[PILES + PILE_MDECK, st[0, G_MDECK_N]] = st[MHAND + p, i]
+        st[0, G_MDECK_N] += 1
+    st[SEAT + p, S_MEET_N] = 0
+    st[0, G_JAILS] += 1
     log_event(st, E_JAIL, p, 0, 0)
 
 
 @njit(cache=True, error_model="numpy")
 def add_subpoenas(st, tab, p, n):
     """WI-SUBP-1/2: subpoena tokens on p's character; the jail count sends p to jail."""
-    seat = st[1]
     limit = tab[3][0, R_JAIL]
-    seat[p, S_SUBP] = min(limit, seat[p, S_SUBP] + n)
-    if seat[p, S_SUBP] >= limit:
+    st[SEAT + p, S_SUBP] = min(limit, st[SEAT + p, S_SUBP] + n)
+    if st[SEAT + p, S_SUBP] >= limit:
         jail(st, p)
 
 
 @njit(cache=True, error_model="numpy")
 def hospitalise(st, p):
     """WI-HOSP-1: p's character is turned over until another player completes a campaign turn."""
-    g, seat = st[0], st[1]
-    seat[p, S_HOSP] = g[G_TURN]
-    seat[p, S_HOSP_EVER] = 1
-    g[G_HOSPS] += 1
+    st[SEAT + p, S_HOSP] = st[0, G_TURN]
+    st[SEAT + p, S_HOSP_EVER] = 1
+    st[0, G_HOSPS] += 1
     log_event(st, E_HOSPITAL, p, 0, 0)
 
 
 @njit(cache=True, error_model="numpy")
 def learn_camp(st, o, q):
     """o sees q's camp card (a peek or a meeting's answer)."""
-    seat = st[1]
-    seat[o, S_KNOWN] |= np.int64(1) << np.int64(q)
-    if seat[o, S_SIDE] >= 0:
-        seat[o, S_BELIEF + q] = 1000 if seat[q, S_CAMP] == seat[o, S_SIDE] else 0
+    st[SEAT + o, S_KNOWN] |= np.int64(1) << np.int64(q)
+    if st[SEAT + o, S_SIDE] >= 0:
+        st[SEAT + o, S_BELIEF + q] = 1000 if st[SEAT + q, S_CAMP] == st[SEAT + o, S_SIDE] else 0
 
 
 @njit(cache=True, error_model="numpy")
 def observe(st, actor, toward, friendly):
     """Everyone with a side revises its belief about ``actor`` after it helped or hurt ``toward``."""
-    g, seat = st[0], st[1]
     if actor == toward:
         return
-    for o in range(g[G_N]):
-        if o == actor or seat[o, S_SIDE] < 0 or seat[o, S_JAILED] != 0:
+    for o in range(st[0, G_N]):
+        if o == actor or st[SEAT + o, S_SIDE] < 0 or st[SEAT + o, S_JAILED] != 0:
             continue
-        if (seat[o, S_KNOWN] >> actor) & 1:
+        if (st[SEAT + o, S_KNOWN] >> actor) & 1:
             continue
-        ref = 1000 if o == toward else seat[o, S_BELIEF + toward]
+        ref = 1000 if o == toward else st[SEAT + o, S_BELIEF + toward]
         aim = ref if friendly else 1000 - ref
-        seat[o, S_BELIEF + actor] = (2 * seat[o, S_BELIEF + actor] + aim) // 3
+        st[SEAT + o, S_BELIEF + actor] = (2 * st[SEAT + o, S_BELIEF + actor] + aim) // 3
 
 
 # ----------------------------------------------------------------------------------------- effects
 @njit(cache=True, error_model="numpy")
 def apply_primitive(st, tab, rng, prim, amount, actor, target):
     """One effect primitive of a card, skill or meeting card (no skills triggered here)."""
-    g, seat = st[0], st[1]
-    if target < 0 or seat[target, S_JAILED] != 0 or prim == P_NONE:
+    if target < 0 or st[SEAT + target, S_JAILED] != 0 or prim == P_NONE:
         return
     log_event(st, E_EFFECT, target, prim, amount)
     if prim == P_VOTES:
@@ -442,7 +432,7 @@ def apply_primitive(st, tab, rng, prim, amount, actor, target):
     elif prim == P_SUBPOENA:
         add_subpoenas(st, tab, target, amount)
     elif prim == P_CLEAR:
-        seat[target, S_SUBP] = max(0, seat[target, S_SUBP] - amount)
+        st[SEAT + target, S_SUBP] = max(0, st[SEAT + target, S_SUBP] - amount)
     elif prim == P_HOSPITAL:
         hospitalise(st, target)
     elif prim == P_DRAW:
@@ -455,17 +445,17 @@ def apply_primitive(st, tab, rng, prim, amount, actor, target):
     elif prim == P_PEEK:
         learn_camp(st, actor, target)
     elif prim == P_SUPPORT:
-        g[G_EXTRA_SUP] += amount
+        st[0, G_EXTRA_SUP] += amount
 
 
 @njit(cache=True, error_model="numpy")
 def fire_skills(st, tab, rng, p, trigger, venue):
     """WI-SKILL-2/3: p's skills with this trigger. Active ones are optional and need p out of
     hospital; the forced one always fires, in hospital too (WI-HOSP-4). Not cancellable."""
-    g, seat, chars = st[0], st[1], tab[1]
-    if seat[p, S_JAILED] != 0:
+    chars = tab[1]
+    if st[SEAT + p, S_JAILED] != 0:
         return
-    ch = seat[p, S_CHAR]
+    ch = st[SEAT + p, S_CHAR]
     for s in range(3):
         base = s * SKILL_COLS
         if chars[ch, base + S_TRIG] != trigger:
@@ -475,22 +465,22 @@ def fire_skills(st, tab, rng, p, trigger, venue):
             continue
         prim, amount, kind = chars[ch, base + S_PRIM], chars[ch, base + S_AMT], chars[ch, base + S_TGT]
         if s < 2:
-            if seat[p, S_HOSP] >= 0:
+            if st[SEAT + p, S_HOSP] >= 0:
                 continue
-            target = pol.skill_target(g, seat, chars, rng, p, prim, amount, kind)
+            target = pol.skill_target(st, chars, rng, p, prim, amount, kind)
         elif kind == TG_SELF:
             target = p
         elif kind == TG_CANDIDATE:
-            target = g[G_CAND]
+            target = st[0, G_CAND]
         else:
-            target = pol.hostile_target(g, seat, chars, rng, p, prim)
+            target = pol.hostile_target(st, chars, rng, p, prim)
             if target < 0:
-                target = pol.random_other(seat, rng, p, g[G_N], False)
+                target = pol.random_other(st, rng, p, st[0, G_N], False)
         if kind == TG_OTHERS:
             if s < 2 and target < 0:
                 continue
             log_event(st, E_SKILL, p, s, prim)
-            for q in range(g[G_N]):
+            for q in range(st[0, G_N]):
                 if q != p:
                     apply_effect(st, tab, rng, prim, amount, p, q, True)
             continue
@@ -504,7 +494,7 @@ def fire_skills(st, tab, rng, p, trigger, venue):
 def apply_effect(st, tab, rng, prim, amount, actor, target, triggers):
     """An effect, then (when ``triggers``) the target's skills triggered by a subpoena or hospital."""
     apply_primitive(st, tab, rng, prim, amount, actor, target)
-    if not triggers or target < 0 or st[1][target, S_JAILED] != 0:
+    if not triggers or target < 0 or st[SEAT + target, S_JAILED] != 0:
         return
     if prim == P_SUBPOENA:
         fire_reactions(st, tab, rng, target, TR_SUBPOENAED)
@@ -515,17 +505,17 @@ def apply_effect(st, tab, rng, prim, amount, actor, target, triggers):
 @njit(cache=True, error_model="numpy")
 def fire_reactions(st, tab, rng, p, trigger):
     """Skills triggered by a subpoena or a hospital stay; their own effects trigger nothing more."""
-    g, seat, chars = st[0], st[1], tab[1]
-    ch = seat[p, S_CHAR]
+    chars = tab[1]
+    ch = st[SEAT + p, S_CHAR]
     for s in range(3):
         base = s * SKILL_COLS
         if chars[ch, base + S_TRIG] != trigger:
             continue
-        if s < 2 and seat[p, S_HOSP] >= 0:
+        if s < 2 and st[SEAT + p, S_HOSP] >= 0:
             continue
         prim, amount, kind = chars[ch, base + S_PRIM], chars[ch, base + S_AMT], chars[ch, base + S_TGT]
-        target = p if kind == TG_SELF else pol.hostile_target(g, seat, chars, rng, p, prim)
-        if s < 2 and kind == TG_SELF and not pol.self_benefit(seat, p, prim, amount):
+        target = p if kind == TG_SELF else pol.hostile_target(st, chars, rng, p, prim)
+        if s < 2 and kind == TG_SELF and not pol.self_benefit(st, p, prim, amount):
             continue
         if target >= 0:
             log_event(st, E_SKILL, p, s, prim)
@@ -541,13 +531,13 @@ def card_hostile_to(cards, k):
 @njit(cache=True, error_model="numpy")
 def try_cancel(st, tab, rng, victim, actor, k):
     """WI-CARD-5 (沙盤推演): the victim of a hostile card may cancel it with a response card."""
-    seat, hand, cards = st[1], st[2], tab[0]
-    if victim == actor or seat[victim, S_JAILED] != 0 or seat[victim, S_HOSP] >= 0:
+    cards = tab[0]
+    if victim == actor or st[SEAT + victim, S_JAILED] != 0 or st[SEAT + victim, S_HOSP] >= 0:
         return False
-    for i in range(seat[victim, S_HAND_N]):
-        r = hand[victim, i]
+    for i in range(st[SEAT + victim, S_HAND_N]):
+        r = st[HAND + victim, i]
         if cards[r, C_TYPE] == STRATEGY and cards[r, C_TIMING] == T_RESPONSE:
-            if not pol.wants_cancel(seat, rng, victim, actor):
+            if not pol.wants_cancel(st, rng, victim, actor):
                 return False
             to_discard(st, take_from_hand(st, victim, i))
             mark_played(st, victim, r)
@@ -559,7 +549,7 @@ def try_cancel(st, tab, rng, victim, actor, k):
 @njit(cache=True, error_model="numpy")
 def card_effects(st, tab, rng, k, actor, target):
     """Both effects of card k played by actor; ``target`` is the chosen/candidate player."""
-    g, cards = st[0], tab[0]
+    cards = tab[0]
     for e in range(2):
         prim, amount, kind = cards[k, C_P1 + 3 * e], cards[k, C_A1 + 3 * e], cards[k, C_T1 + 3 * e]
         if prim == P_NONE:
@@ -567,7 +557,7 @@ def card_effects(st, tab, rng, k, actor, target):
         if kind == TG_SELF:
             apply_effect(st, tab, rng, prim, amount, actor, actor, True)
         elif kind == TG_OTHERS:
-            for q in range(g[G_N]):
+            for q in range(st[0, G_N]):
                 if q != actor:
                     apply_effect(st, tab, rng, prim, amount, actor, q, True)
         elif kind == TG_VENUE_SUPPORT or kind == TG_VENUE_OBSTRUCTION:
@@ -579,20 +569,20 @@ def card_effects(st, tab, rng, k, actor, target):
 @njit(cache=True, error_model="numpy")
 def remove_slot_card(st, tab, card_type):
     """離間 / 轉移焦點: the first card of this type on the venue goes to the discard pile."""
-    g, piles, cards = st[0], st[4], tab[0]
-    for s in range(g[G_SLOT_N]):
-        k = piles[PILE_SLOT_CARD, s]
+    cards = tab[0]
+    for s in range(st[0, G_SLOT_N]):
+        k = st[PILES + PILE_SLOT_CARD, s]
         if k >= 0 and cards[k, C_TYPE] == card_type:
             to_discard(st, k)
-            piles[PILE_SLOT_CARD, s] = -1
+            st[PILES + PILE_SLOT_CARD, s] = -1
             return
 
 
 @njit(cache=True, error_model="numpy")
 def slot_has(st, tab, card_type):
-    g, piles, cards = st[0], st[4], tab[0]
-    for s in range(g[G_SLOT_N]):
-        k = piles[PILE_SLOT_CARD, s]
+    cards = tab[0]
+    for s in range(st[0, G_SLOT_N]):
+        k = st[PILES + PILE_SLOT_CARD, s]
         if k >= 0 and cards[k, C_TYPE] == card_type:
             return True
     return False
@@ -603,13 +593,13 @@ def slot_has(st, tab, card_type):
 def pass_meeting(st, tab, rng, s, j, q):
     """WI-CARD-4: s passes meeting card j face down to q; q carries it out if of the camp asked;
     the card goes back into the meeting pile, shuffled (WI-MEET-1), or out of the game (WI-MEET-3)."""
-    g, seat, mhand, piles, meets, R = st[0], st[1], st[3], st[4], tab[2], tab[3]
-    m = mhand[s, j]
-    last = seat[s, S_MEET_N] - 1
-    mhand[s, j] = mhand[s, last]
-    seat[s, S_MEET_N] = last
+    meets, R = tab[2], tab[3]
+    m = st[MHAND + s, j]
+    last = st[SEAT + s, S_MEET_N] - 1
+    st[MHAND + s, j] = st[MHAND + s, last]
+    st[SEAT + s, S_MEET_N] = last
     asked = meets[m, M_CAMP]
-    yes = seat[q, S_CAMP] == asked
+    yes = st[SEAT + q, S_CAMP] == asked
     log_event(st, E_MEETING, s, q, m * 2 + (1 if yes else 0))
     if yes:
         prim, amount = meets[m, M_PRIM], meets[m, M_AMT]
@@ -622,31 +612,30 @@ def pass_meeting(st, tab, rng, s, j, q):
                 apply_primitive(st, tab, rng, prim, amount, q, s)
         else:
             apply_primitive(st, tab, rng, prim, amount, s, q)
-    side = seat[s, S_SIDE]
-    if side >= 0 and not (seat[s, S_KNOWN] >> q) & 1:
+    side = st[SEAT + s, S_SIDE]
+    if side >= 0 and not (st[SEAT + s, S_KNOWN] >> q) & 1:
         if asked == side or yes:
-            seat[s, S_KNOWN] |= np.int64(1) << np.int64(q)
-            seat[s, S_BELIEF + q] = 1000 if yes and asked == side else 0
+            st[SEAT + s, S_KNOWN] |= np.int64(1) << np.int64(q)
+            st[SEAT + s, S_BELIEF + q] = 1000 if yes and asked == side else 0
         else:
-            others = R[0, R_BLUE + asked] - (1 if seat[s, S_CAMP] == asked else 0)
-            p_asked = 1000 * others // max(1, g[G_N] - 1)
+            others = R[0, R_BLUE + asked] - (1 if st[SEAT + s, S_CAMP] == asked else 0)
+            p_asked = 1000 * others // max(1, st[0, G_N] - 1)
             if p_asked < 1000:
-                seat[s, S_BELIEF + q] = min(999, seat[s, S_BELIEF + q] * 1000 // (1000 - p_asked))
-    g[G_MEET_USED] += 1
+                st[SEAT + s, S_BELIEF + q] = min(999, st[SEAT + s, S_BELIEF + q] * 1000 // (1000 - p_asked))
+    st[0, G_MEET_USED] += 1
     if R[0, R_MEET_REMOVE] == 0:
-        piles[PILE_MDECK, g[G_MDECK_N]] = m
-        g[G_MDECK_N] += 1
-        shuffle(rng, piles[PILE_MDECK, :g[G_MDECK_N]])
+        st[PILES + PILE_MDECK, st[0, G_MDECK_N]] = m
+        st[0, G_MDECK_N] += 1
+        shuffle(rng, st[PILES + PILE_MDECK, :st[0, G_MDECK_N]])
 
 
 @njit(cache=True, error_model="numpy")
 def take_meeting_card(st, p):
-    g, seat, mhand, piles = st[0], st[1], st[3], st[4]
-    if g[G_MDECK_N] == 0 or seat[p, S_MEET_N] >= MHMAX:
+    if st[0, G_MDECK_N] == 0 or st[SEAT + p, S_MEET_N] >= MHMAX:
         return False
-    g[G_MDECK_N] -= 1
-    mhand[p, seat[p, S_MEET_N]] = piles[PILE_MDECK, g[G_MDECK_N]]
-    seat[p, S_MEET_N] += 1
+    st[0, G_MDECK_N] -= 1
+    st[MHAND + p, st[SEAT + p, S_MEET_N]] = st[PILES + PILE_MDECK, st[0, G_MDECK_N]]
+    st[SEAT + p, S_MEET_N] += 1
     return True
 
 
@@ -654,14 +643,14 @@ def take_meeting_card(st, p):
 @njit(cache=True, error_model="numpy")
 def play_slot_card(st, tab, p, i):
     """WI-CARD-1/2: a support or obstruction card goes into an empty venue slot."""
-    g, piles, cards = st[0], st[4], tab[0]
+    cards = tab[0]
     k = take_from_hand(st, p, i)
-    piles[PILE_SLOT_CARD, g[G_SLOT_N]] = k
-    piles[PILE_SLOT_OWNER, g[G_SLOT_N]] = p
-    g[G_SLOT_N] += 1
+    st[PILES + PILE_SLOT_CARD, st[0, G_SLOT_N]] = k
+    st[PILES + PILE_SLOT_OWNER, st[0, G_SLOT_N]] = p
+    st[0, G_SLOT_N] += 1
     mark_played(st, p, k)
-    log_event(st, E_PLAY, p, k, g[G_CAND])
-    observe(st, p, g[G_CAND], cards[k, C_TYPE] == SUPPORT)
+    log_event(st, E_PLAY, p, k, st[0, G_CAND])
+    observe(st, p, st[0, G_CAND], cards[k, C_TYPE] == SUPPORT)
 
 
 @njit(cache=True, error_model="numpy")
@@ -686,40 +675,39 @@ def play_strategy_card(st, tab, rng, p, i, target, code):
 @njit(cache=True, error_model="numpy")
 def turn_over(st):
     """The campaign turn stops: the game ended or the candidate went to jail (WI-JAIL-3)."""
-    g, seat = st[0], st[1]
-    return g[G_ENDED] != 0 or seat[g[G_CAND], S_JAILED] != 0
+    return st[0, G_ENDED] != 0 or st[SEAT + st[0, G_CAND], S_JAILED] != 0
 
 
 @njit(cache=True, error_model="numpy")
 def play_step(st, tab, rng, p):
     """WI-TURN-3: play any number of cards: support/obstruction into slots, strategy in front,
     meeting cards passed face down."""
-    g, seat, hand, cards, chars = st[0], st[1], st[2], tab[0], tab[1]
+    cards, chars = tab[0], tab[1]
     slots = tab[3][0, R_SLOTS]
     for _ in range(2):
         played = False
-        i = seat[p, S_HAND_N] - 1
+        i = st[SEAT + p, S_HAND_N] - 1
         while i >= 0:
-            if turn_over(st) or seat[p, S_JAILED] != 0 or seat[p, S_HOSP] >= 0:
+            if turn_over(st) or st[SEAT + p, S_JAILED] != 0 or st[SEAT + p, S_HOSP] >= 0:
                 return
-            if i >= seat[p, S_HAND_N]:
-                i = seat[p, S_HAND_N] - 1
+            if i >= st[SEAT + p, S_HAND_N]:
+                i = st[SEAT + p, S_HAND_N] - 1
                 continue
-            k = hand[p, i]
+            k = st[HAND + p, i]
             if cards[k, C_TYPE] != STRATEGY:
-                if g[G_SLOT_N] < slots and pol.slot_card_wanted(g, seat, cards, chars, rng, p, k):
+                if st[0, G_SLOT_N] < slots and pol.slot_card_wanted(st, cards, chars, rng, p, k):
                     play_slot_card(st, tab, p, i)
                     played = True
             elif cards[k, C_TIMING] == T_ACTION:
-                target = pol.action_card_target(g, seat, cards, chars, rng, p, k, cards[k, C_T1])
+                target = pol.action_card_target(st, cards, chars, rng, p, k, cards[k, C_T1])
                 if target >= 0:
                     play_strategy_card(st, tab, rng, p, i, target, E_PLAY)
                     played = True
             i -= 1
-        for j in range(seat[p, S_MEET_N] - 1, -1, -1):
+        for j in range(st[SEAT + p, S_MEET_N] - 1, -1, -1):
             if turn_over(st):
                 return
-            q = pol.meeting_target(g, seat, rng, p)
+            q = pol.meeting_target(st, rng, p)
             if q >= 0:
                 pass_meeting(st, tab, rng, p, j, q)
         if not played:
@@ -729,13 +717,13 @@ def play_step(st, tab, rng, p):
 @njit(cache=True, error_model="numpy")
 def discard_step(st, tab, rng, p):
     """WI-TURN-5: down to the hand limit; WI-MEET-2: three of those cards may buy a meeting card."""
-    g, seat, R = st[0], st[1], tab[3]
+    R = tab[3]
     limit, trade = R[0, R_LIMIT], R[0, R_TRADE]
-    if seat[p, S_HAND_N] - limit >= trade and g[G_MDECK_N] > 0 and pol.wants_trade(seat, rng, p):
+    if st[SEAT + p, S_HAND_N] - limit >= trade and st[0, G_MDECK_N] > 0 and pol.wants_trade(st, rng, p):
         discard_cards(st, tab, rng, p, trade)
         take_meeting_card(st, p)
         log_event(st, E_TRADE, p, trade, 0)
-    excess = seat[p, S_HAND_N] - limit
+    excess = st[SEAT + p, S_HAND_N] - limit
     if excess > 0:
         discard_cards(st, tab, rng, p, excess)
 
@@ -743,35 +731,34 @@ def discard_step(st, tab, rng, p):
 @njit(cache=True, error_model="numpy")
 def action_turn(st, tab, rng, p, extra_draw):
     """WI-TURN-1..5: turn start (skills), draw 2, play cards, discard to 5."""
-    g = st[0]
     log_event(st, E_TURN, p, 0, 0)
-    fire_skills(st, tab, rng, p, TR_TURN_START, g[G_VENUE])
+    fire_skills(st, tab, rng, p, TR_TURN_START, st[0, G_VENUE])
     if turn_over(st):
         return
     draw_cards(st, rng, p, tab[3][0, R_DRAW] + extra_draw)
     play_step(st, tab, rng, p)
-    if st[1][p, S_JAILED] == 0 and st[1][p, S_HOSP] < 0:
+    if st[SEAT + p, S_JAILED] == 0 and st[SEAT + p, S_HOSP] < 0:
         discard_step(st, tab, rng, p)
 
 
 @njit(cache=True, error_model="numpy")
 def reactive_phase(st, tab, rng, c):
     """WI-TURN-6: after the candidate ends the action phase, the others may play reactive cards."""
-    g, seat, hand, cards = st[0], st[1], st[2], tab[0]
-    n = g[G_N]
+    cards = tab[0]
+    n = st[0, G_N]
     for j in range(1, n):
         p = (c + j) % n
-        if seat[p, S_JAILED] != 0 or seat[p, S_HOSP] >= 0 or seat[p, S_PAUSED] != 0:
+        if st[SEAT + p, S_JAILED] != 0 or st[SEAT + p, S_HOSP] >= 0 or st[SEAT + p, S_PAUSED] != 0:
             continue
-        for i in range(seat[p, S_HAND_N] - 1, -1, -1):
+        for i in range(st[SEAT + p, S_HAND_N] - 1, -1, -1):
             if turn_over(st):
                 return
-            if i >= seat[p, S_HAND_N]:
+            if i >= st[SEAT + p, S_HAND_N]:
                 continue
-            k = hand[p, i]
+            k = st[HAND + p, i]
             if cards[k, C_TYPE] != STRATEGY or cards[k, C_TIMING] != T_REACTIVE:
                 continue
-            if pol.reactive_wanted(g, seat, cards, rng, p, k, slot_has(st, tab, SUPPORT),
+            if pol.reactive_wanted(st, cards, rng, p, k, slot_has(st, tab, SUPPORT),
                                    slot_has(st, tab, OBSTRUCTION)):
                 play_strategy_card(st, tab, rng, p, i, c, E_REACT)
 
@@ -812,8 +799,8 @@ def street_sweep(st, tab, rng, c, bonus):
 def legislature(st, tab, rng, c, bonus):
     """WI-V-LEG-1/2/4: show of hands after coordination; at least half of the players in the game
     pass the bill and the candidate shares out 3 votes (one to each voter it bought)."""
-    g, seat, R = st[0], st[1], tab[3]
-    n = g[G_N]
+    R = tab[3]
+    n = st[0, G_N]
     share = R[0, R_LEG]
     voters = active_count(st)
     yes = 1 + bonus
@@ -821,15 +808,15 @@ def legislature(st, tab, rng, c, bonus):
     bought = np.zeros(n, dtype=np.int64)
     for j in range(1, n):  # coordination: ask everyone first ...
         q = (c + j) % n
-        if seat[q, S_JAILED] == 0 and pol.legislature_yes(g, seat, rng, q, c):
+        if st[SEAT + q, S_JAILED] == 0 and pol.legislature_yes(st, rng, q, c):
             willing[q] = 1
             yes += 1
     offers = 0
     for j in range(1, n):  # ... then buy the missing hands, one vote each
         q = (c + j) % n
-        if 2 * yes >= voters or offers >= share or not pol.legislature_offers(seat, c):
+        if 2 * yes >= voters or offers >= share or not pol.legislature_offers(st, c):
             break
-        if seat[q, S_JAILED] == 0 and willing[q] == 0 and pol.accepts_offer(g, seat, q, c, share - offers):
+        if st[SEAT + q, S_JAILED] == 0 and willing[q] == 0 and pol.accepts_offer(st, q, c, share - offers):
             bought[q] = 1
             offers += 1
             yes += 1
@@ -842,11 +829,11 @@ def legislature(st, tab, rng, c, bonus):
         if bought[q]:
             gain_votes(st, q, 1)
             log_event(st, E_VOTE_SPLIT, q, 1, 0)
-    if seat[c, S_BOT] == BOT_RANDOM:  # the random bot splits its votes uniformly
+    if st[SEAT + c, S_BOT] == BOT_RANDOM:  # the random bot splits its votes uniformly
         kept = 0
         for _ in range(own):
             q = randbelow(rng, n)
-            while seat[q, S_JAILED] != 0:
+            while st[SEAT + q, S_JAILED] != 0:
                 q = randbelow(rng, n)
             if q == c:
                 kept += 1
@@ -863,27 +850,27 @@ def legislature(st, tab, rng, c, bonus):
 def poaching(st, tab, rng, c, bonus):
     """WI-V-POACH-1..4: extra draws per support step; the candidate lays cards, the target matches
     kind for kind as far as it can; the candidate takes the difference in plain votes."""
-    g, seat, hand, cards = st[0], st[1], st[2], tab[0]
+    cards = tab[0]
     draw_cards(st, rng, c, bonus)
-    q = pol.poach_target(g, seat, rng, c)
+    q = pol.poach_target(st, rng, c)
     if q < 0:
         log_event(st, E_POACH, -1, 0, 0)
         return 0
     laid = np.zeros(3, dtype=np.int64)
-    i = seat[c, S_HAND_N] - 1
+    i = st[SEAT + c, S_HAND_N] - 1
     while i >= 0:
-        if pol.poach_plays_card(seat, rng, c):
+        if pol.poach_plays_card(st, rng, c):
             k = take_from_hand(st, c, i)
             laid[cards[k, C_TYPE]] += 1
             to_discard(st, k)
         i -= 1
     matched = 0
-    if pol.poach_resists(seat, rng, q, c):
+    if pol.poach_resists(st, rng, q, c):
         for t in range(3):
             need = laid[t]
-            i = seat[q, S_HAND_N] - 1
+            i = st[SEAT + q, S_HAND_N] - 1
             while i >= 0 and need > 0:
-                if cards[hand[q, i], C_TYPE] == t:
+                if cards[st[HAND + q, i], C_TYPE] == t:
                     to_discard(st, take_from_hand(st, q, i))
                     need -= 1
                     matched += 1
@@ -907,8 +894,8 @@ def debate_requirement(d0, d, combined):
 @njit(cache=True, error_model="numpy")
 def find_debate_cards(st, tab, q, case, count, issue, picks):
     """Hand indices of q that meet the requirement (into ``picks``); False if q cannot."""
-    seat, hand, cards = st[1], st[2], tab[0]
-    n_hand = seat[q, S_HAND_N]
+    cards = tab[0]
+    n_hand = st[SEAT + q, S_HAND_N]
     if case == 2:
         if n_hand < count:
             return False
@@ -920,7 +907,7 @@ def find_debate_cards(st, tab, q, case, count, issue, picks):
         want = issue[need]
         found = -1
         for i in range(n_hand):
-            k = hand[q, i]
+            k = st[HAND + q, i]
             if used[i]:
                 continue
             if (case == 0 and k == want) or (case == 1 and cards[k, C_TYPE] == cards[want, C_TYPE]):
@@ -948,23 +935,23 @@ def drop_indices(st, q, picks, count):
 @njit(cache=True, error_model="numpy")
 def tv_debate(st, tab, rng, c, bonus):
     """WI-V-DEBATE-3..9: issue card(s), the candidate's die, each debater's die and requirement."""
-    g, seat, hand, R = st[0], st[1], st[2], tab[3]
-    n = g[G_N]
+    R = tab[3]
+    n = st[0, G_N]
     debaters = 0
     for q in range(n):
-        debaters += seat[q, S_DEBATER]
+        debaters += st[SEAT + q, S_DEBATER]
     if debaters == 0:
         return 0  # the walkover votes come after settlement (WI-V-DEBATE-3)
     issue = np.full(2, -1, dtype=np.int64)
     n_issue = 0
-    if seat[c, S_HAND_N] > 0:
-        first = pol.issue_choice(seat, hand, tab[0], rng, c)
+    if st[SEAT + c, S_HAND_N] > 0:
+        first = pol.issue_choice(st, tab[0], rng, c)
         if first >= 0:
             issue[0] = take_from_hand(st, c, first)
             n_issue = 1
-            if bonus >= 1 and seat[c, S_HAND_N] > 0 and pol.wants_combined(seat, rng, c):
-                issue[1] = take_from_hand(st, c, pol.issue_choice(seat, hand, tab[0], rng, c) % max(
-                    1, seat[c, S_HAND_N]))
+            if bonus >= 1 and st[SEAT + c, S_HAND_N] > 0 and pol.wants_combined(st, rng, c):
+                issue[1] = take_from_hand(st, c, pol.issue_choice(st, tab[0], rng, c) % max(
+                    1, st[SEAT + c, S_HAND_N]))
                 n_issue = 2
     log_event(st, E_ISSUE, issue[0], issue[1], n_issue)
     d0 = randbelow(rng, 6) + 1 if n_issue > 0 else 0
@@ -972,7 +959,7 @@ def tv_debate(st, tab, rng, c, bonus):
     picks = np.zeros(12, dtype=np.int64)
     for j in range(1, n):
         q = (c + j) % n
-        if seat[q, S_DEBATER] == 0 or seat[q, S_JAILED] != 0:
+        if st[SEAT + q, S_DEBATER] == 0 or st[SEAT + q, S_JAILED] != 0:
             continue
         if n_issue == 0:
             gain_votes(st, q, R[0, R_DEB_WIN])  # no issue or no cards: everyone succeeds
@@ -981,7 +968,7 @@ def tv_debate(st, tab, rng, c, bonus):
         d = randbelow(rng, 6) + 1
         case, count = debate_requirement(d0, d, n_issue == 2)
         able = count <= picks.shape[0] and find_debate_cards(st, tab, q, case, count, issue, picks)
-        if able and pol.debates_to_win(g, seat, rng, q, c, g[G_DELTA]):
+        if able and pol.debates_to_win(st, rng, q, c, st[0, G_DELTA]):
             drop_indices(st, q, picks, count)
             gain_votes(st, q, R[0, R_DEB_WIN])
             log_event(st, E_DEBATE, q, d0 * 10 + d, 1)
@@ -1019,47 +1006,47 @@ def venue_effect(st, tab, rng, c, venue, bonus):
 def settle(st, tab, rng, c, vstats):
     """WI-SETTLE-1..5: card effects, then (unless jailed) venue effect and support bonus; the
     candidate's vote changes are summed and applied once, never below zero."""
-    g, seat, piles, cards, R = st[0], st[1], st[4], tab[0], tab[3]
-    venue = g[G_VENUE]
-    g[G_SETTLING] = 1
-    g[G_DELTA] = 0
-    g[G_EXTRA_SUP] = 0
+    cards, R = tab[0], tab[3]
+    venue = st[0, G_VENUE]
+    st[0, G_SETTLING] = 1
+    st[0, G_DELTA] = 0
+    st[0, G_EXTRA_SUP] = 0
     support = 0
-    for s in range(g[G_SLOT_N]):
-        k = piles[PILE_SLOT_CARD, s]
+    for s in range(st[0, G_SLOT_N]):
+        k = st[PILES + PILE_SLOT_CARD, s]
         if k < 0:
             continue
-        owner = piles[PILE_SLOT_OWNER, s]
+        owner = st[PILES + PILE_SLOT_OWNER, s]
         if cards[k, C_TYPE] == SUPPORT:
             support += 1
         elif card_hostile_to(cards, k) and try_cancel(st, tab, rng, c, owner, k):
             continue
         log_event(st, E_RESOLVE, owner, k, c)
         card_effects(st, tab, rng, k, owner, c)
-        if seat[c, S_JAILED] != 0:  # WI-SETTLE-2
+        if st[SEAT + c, S_JAILED] != 0:  # WI-SETTLE-2
             break
-    if seat[c, S_JAILED] == 0:
+    if st[SEAT + c, S_JAILED] == 0:
         fire_skills(st, tab, rng, c, TR_OWN_CAMPAIGN, venue)
-        for q in range(g[G_N]):
+        for q in range(st[0, G_N]):
             if q != c:
                 fire_skills(st, tab, rng, q, TR_OTHERS_CAMPAIGN, venue)
     gain = 0
-    support += g[G_EXTRA_SUP]
-    if seat[c, S_JAILED] == 0:
+    support += st[0, G_EXTRA_SUP]
+    if st[SEAT + c, S_JAILED] == 0:
         bonus = support // R[0, R_SUP_PER]
         gain = venue_effect(st, tab, rng, c, venue, bonus)
-    g[G_SETTLING] = 0
-    delta = g[G_DELTA]
-    g[G_DELTA] = 0
-    if seat[c, S_JAILED] == 0:
+    st[0, G_SETTLING] = 0
+    delta = st[0, G_DELTA]
+    st[0, G_DELTA] = 0
+    if st[SEAT + c, S_JAILED] == 0:
         if delta > 0:
             gain_votes(st, c, delta)
         elif delta < 0:
             lose_votes(st, c, -delta)
         if venue == TV_DEBATE:
             walkover = True
-            for q in range(g[G_N]):
-                if seat[q, S_DEBATER] != 0:
+            for q in range(st[0, G_N]):
+                if st[SEAT + q, S_DEBATER] != 0:
                     walkover = False
             if walkover:
                 gain += gain_votes(st, c, R[0, R_DEB_WALK])  # WI-V-DEBATE-3
@@ -1067,63 +1054,60 @@ def settle(st, tab, rng, c, vstats):
         vstats[venue, bucket, 0] += 1
         vstats[venue, bucket, 1] += gain
         vstats[venue, bucket, 2] += gain * gain
-    log_event(st, E_SETTLE, c, delta, seat[c, S_VOTES] + seat[c, S_IRON])
+    log_event(st, E_SETTLE, c, delta, st[SEAT + c, S_VOTES] + st[SEAT + c, S_IRON])
     log_event(st, E_VENUE, venue, gain, support)
 
 
 # ----------------------------------------------------------------------------------------- endings
 @njit(cache=True, error_model="numpy")
-def can_declare(seat, p):
+def can_declare(st, p):
     """Not in jail, not in hospital (WI-HOSP-3)."""
-    return seat[p, S_JAILED] == 0 and seat[p, S_HOSP] < 0
+    return st[SEAT + p, S_JAILED] == 0 and st[SEAT + p, S_HOSP] < 0
 
 
 @njit(cache=True, error_model="numpy")
 def politician_goal_met(st, tab, p):
     """WI-END-3: a politician's own condition (camp elections are handled by the caller)."""
-    g, seat, chars = st[0], st[1], tab[1]
-    ch = seat[p, S_CHAR]
+    chars = tab[1]
+    ch = st[SEAT + p, S_CHAR]
     cond, amount = chars[ch, CH_WIN], chars[ch, CH_WIN_AMT]
     if cond == W_JAILED:  # the one condition a jailed politician may still meet (WI-JAIL-4)
         jailed = 0
-        for q in range(g[G_N]):
-            jailed += seat[q, S_JAILED]
-        return jailed >= amount and (seat[p, S_JAILED] != 0 or seat[p, S_HOSP] < 0)
-    if not can_declare(seat, p):
+        for q in range(st[0, G_N]):
+            jailed += st[SEAT + q, S_JAILED]
+        return jailed >= amount and (st[SEAT + p, S_JAILED] != 0 or st[SEAT + p, S_HOSP] < 0)
+    if not can_declare(st, p):
         return False
     if cond == W_VOTES:
-        return seat[p, S_VOTES] + seat[p, S_IRON] >= amount
+        return st[SEAT + p, S_VOTES] + st[SEAT + p, S_IRON] >= amount
     if cond == W_IRON:
-        return seat[p, S_IRON] >= amount
+        return st[SEAT + p, S_IRON] >= amount
     if cond == W_HAND:
-        return seat[p, S_HAND_N] >= amount
+        return st[SEAT + p, S_HAND_N] >= amount
     return False
 
 
 @njit(cache=True, error_model="numpy")
 def camp_ready(st, camp):
-    g, seat = st[0], st[1]
-    for p in range(g[G_N]):
-        if seat[p, S_CAMP] == camp and can_declare(seat, p) and (
-                seat[p, S_VOTES] + seat[p, S_IRON] >= g[G_THRESH]):
+    for p in range(st[0, G_N]):
+        if st[SEAT + p, S_CAMP] == camp and can_declare(st, p) and (
+                st[SEAT + p, S_VOTES] + st[SEAT + p, S_IRON] >= st[0, G_THRESH]):
             return True
     return False
 
 
 @njit(cache=True, error_model="numpy")
 def finish(st, reason):
-    g = st[0]
-    g[G_ENDED] = 1
-    g[G_END_REASON] = reason
-    log_event(st, E_END, reason, g[G_ROUND], 0)
+    st[0, G_ENDED] = 1
+    st[0, G_END_REASON] = reason
+    log_event(st, E_END, reason, st[0, G_ROUND], 0)
 
 
 @njit(cache=True, error_model="numpy")
 def camp_wins(st, camp):
-    g, seat = st[0], st[1]
-    for p in range(g[G_N]):
-        if seat[p, S_CAMP] == camp:
-            seat[p, S_WON] = 1
+    for p in range(st[0, G_N]):
+        if st[SEAT + p, S_CAMP] == camp:
+            st[SEAT + p, S_WON] = 1
             log_event(st, E_WIN, p, camp, 0)
 
 
@@ -1132,33 +1116,33 @@ def check_endings(st, tab):
     """WI-END-1..5 outside settlement: the last player out of jail; both camps at once raise the
     threshold (WI-V-LEG-3); politicians' own conditions; a camp's election (taken by a politician
     whose goal it is)."""
-    g, seat, chars = st[0], st[1], tab[1]
-    if g[G_ENDED] != 0:
+    chars = tab[1]
+    if st[0, G_ENDED] != 0:
         return
-    n = g[G_N]
+    n = st[0, G_N]
     if active_count(st) == 1:  # WI-END-5
         for p in range(n):
-            if seat[p, S_JAILED] == 0:
-                if seat[p, S_CAMP] == POLITICIAN:
-                    seat[p, S_WON] = 1
+            if st[SEAT + p, S_JAILED] == 0:
+                if st[SEAT + p, S_CAMP] == POLITICIAN:
+                    st[SEAT + p, S_WON] = 1
                     log_event(st, E_WIN, p, POLITICIAN, 0)
                 else:
-                    camp_wins(st, seat[p, S_CAMP])
+                    camp_wins(st, st[SEAT + p, S_CAMP])
         finish(st, END_LAST_OUT)
         return
     while camp_ready(st, BLUE) and camp_ready(st, GREEN):
-        g[G_THRESH] += 1
-        g[G_THRESH_RAISED] += 1
-        log_event(st, E_THRESHOLD, g[G_THRESH], 0, 0)
+        st[0, G_THRESH] += 1
+        st[0, G_THRESH_RAISED] += 1
+        log_event(st, E_THRESHOLD, st[0, G_THRESH], 0, 0)
     camp = BLUE if camp_ready(st, BLUE) else (GREEN if camp_ready(st, GREEN) else -1)
     winners = 0
     for p in range(n):
-        if seat[p, S_CAMP] != POLITICIAN:
+        if st[SEAT + p, S_CAMP] != POLITICIAN:
             continue
-        ch = seat[p, S_CHAR]
+        ch = st[SEAT + p, S_CHAR]
         depends = camp >= 0 and chars[ch, CH_WIN] == W_CAMP and chars[ch, CH_WIN_AMT] == camp
-        if (depends and can_declare(seat, p)) or politician_goal_met(st, tab, p):
-            seat[p, S_WON] = 1
+        if (depends and can_declare(st, p)) or politician_goal_met(st, tab, p):
+            st[SEAT + p, S_WON] = 1
             log_event(st, E_WIN, p, POLITICIAN, 0)
             winners += 1
     if winners > 0:
@@ -1172,43 +1156,42 @@ def check_endings(st, tab):
 def forced_count(st, tab):
     """WI-END-4: after the last round or with the pool empty: (A) politicians meeting their
     condition; (B) a politician out of jail with the most votes; (C) the camp with more votes."""
-    g, seat = st[0], st[1]
-    n = g[G_N]
+    n = st[0, G_N]
     winners = 0
     for p in range(n):
-        if seat[p, S_CAMP] == POLITICIAN and politician_goal_met(st, tab, p):
-            seat[p, S_WON] = 1
+        if st[SEAT + p, S_CAMP] == POLITICIAN and politician_goal_met(st, tab, p):
+            st[SEAT + p, S_WON] = 1
             winners += 1
     if winners == 0:
         best_bg, best_pol = -1, -1
         for p in range(n):
-            v = seat[p, S_VOTES] + seat[p, S_IRON]
-            if seat[p, S_CAMP] == POLITICIAN:
-                if seat[p, S_JAILED] == 0 and v > best_pol:
+            v = st[SEAT + p, S_VOTES] + st[SEAT + p, S_IRON]
+            if st[SEAT + p, S_CAMP] == POLITICIAN:
+                if st[SEAT + p, S_JAILED] == 0 and v > best_pol:
                     best_pol = v
             elif v > best_bg:
                 best_bg = v
         if best_pol > best_bg:
             for p in range(n):
-                if seat[p, S_CAMP] == POLITICIAN and seat[p, S_JAILED] == 0 and (
-                        seat[p, S_VOTES] + seat[p, S_IRON] == best_pol):
-                    seat[p, S_WON] = 1
+                if st[SEAT + p, S_CAMP] == POLITICIAN and st[SEAT + p, S_JAILED] == 0 and (
+                        st[SEAT + p, S_VOTES] + st[SEAT + p, S_IRON] == best_pol):
+                    st[SEAT + p, S_WON] = 1
                     winners += 1
     if winners == 0:
         blue = 0
         green = 0
         for p in range(n):
-            v = seat[p, S_VOTES] + seat[p, S_IRON]
-            if seat[p, S_CAMP] == BLUE:
+            v = st[SEAT + p, S_VOTES] + st[SEAT + p, S_IRON]
+            if st[SEAT + p, S_CAMP] == BLUE:
                 blue += v
-            elif seat[p, S_CAMP] == GREEN:
+            elif st[SEAT + p, S_CAMP] == GREEN:
                 green += v
         if blue >= green:
             camp_wins(st, BLUE)
         if green >= blue:
             camp_wins(st, GREEN)
     for p in range(n):
-        if seat[p, S_WON] and seat[p, S_CAMP] == POLITICIAN:
+        if st[SEAT + p, S_WON] and st[SEAT + p, S_CAMP] == POLITICIAN:
             log_event(st, E_WIN, p, POLITICIAN, 0)
     finish(st, END_FORCED)
 
@@ -1217,15 +1200,13 @@ def forced_count(st, tab):
 @njit(cache=True, error_model="numpy")
 def setup(st, tab, rng, deck0, mdeck0, bots):
     """WI-SETUP-1..7: characters, camps, pool, hands, meeting cards, starting votes."""
-    g, seat, hand, piles = st[0], st[1], st[2], st[4]
     chars, R = tab[1], tab[3]
-    g[:] = 0
-    seat[:, :] = 0
+    st[0:SEAT + MAX_PLAYERS, :] = 0
     n = R[0, R_PLAYERS]
-    g[G_N] = n
-    g[G_POOL] = R[0, R_POOL]
-    g[G_IRON_LEFT] = R[0, R_IRON]
-    g[G_THRESH] = R[0, R_THRESH]
+    st[0, G_N] = n
+    st[0, G_POOL] = R[0, R_POOL]
+    st[0, G_IRON_LEFT] = R[0, R_IRON]
+    st[0, G_THRESH] = R[0, R_THRESH]
     # characters: deal some each from the shuffled pile, keep one (WI-SETUP-1)
     order = np.arange(chars.shape[0])
     shuffle(rng, order)
@@ -1239,42 +1220,42 @@ def setup(st, tab, rng, deck0, mdeck0, bots):
             i += 1
     shuffle(rng, camps)
     for p in range(n):
-        seat[p, S_CAMP] = camps[p]
-        seat[p, S_BOT] = bots[camps[p]]
+        st[SEAT + p, S_CAMP] = camps[p]
+        st[SEAT + p, S_BOT] = bots[camps[p]]
         best = order[p * dealt]
         for d in range(1, dealt):
             other = order[p * dealt + d]
-            if pol.pick_character(seat[p, S_BOT], chars[best, CH_SCORE], chars[other, CH_SCORE], rng) == 1:
+            if pol.pick_character(st[SEAT + p, S_BOT], chars[best, CH_SCORE], chars[other, CH_SCORE], rng) == 1:
                 best = other
-        seat[p, S_CHAR] = best
-        seat[p, S_HOSP] = -1
+        st[SEAT + p, S_CHAR] = best
+        st[SEAT + p, S_HOSP] = -1
     # sides and beliefs (what each player works for, and its prior about the others)
     for p in range(n):
         side = camps[p]
         if side == POLITICIAN:
-            ch = seat[p, S_CHAR]
-            side = chars[ch, CH_WIN_AMT] if seat[p, S_BOT] == BOT_POLITICIAN and chars[ch, CH_WIN] == W_CAMP else -1
-        seat[p, S_SIDE] = side
+            ch = st[SEAT + p, S_CHAR]
+            side = chars[ch, CH_WIN_AMT] if st[SEAT + p, S_BOT] == BOT_POLITICIAN and chars[ch, CH_WIN] == W_CAMP else -1
+        st[SEAT + p, S_SIDE] = side
         if side >= 0:
             same = R[0, R_BLUE + side] - (1 if camps[p] == side else 0)
             for q in range(n):
-                seat[p, S_BELIEF + q] = 1000 * same // (n - 1)
-            seat[p, S_BELIEF + p] = 1000
+                st[SEAT + p, S_BELIEF + q] = 1000 * same // (n - 1)
+            st[SEAT + p, S_BELIEF + p] = 1000
     # effect cards (WI-SETUP-4), meeting cards (WI-SETUP-5/6)
     nd = deck0.shape[0]
-    piles[PILE_DECK, :nd] = deck0
-    shuffle(rng, piles[PILE_DECK, :nd])
-    g[G_DECK_N] = nd
-    g[G_DISC_N] = 0
+    st[PILES + PILE_DECK, :nd] = deck0
+    shuffle(rng, st[PILES + PILE_DECK, :nd])
+    st[0, G_DECK_N] = nd
+    st[0, G_DISC_N] = 0
     nm = mdeck0.shape[0]
-    piles[PILE_MDECK, :nm] = mdeck0
-    shuffle(rng, piles[PILE_MDECK, :nm])
-    g[G_MDECK_N] = nm
+    st[PILES + PILE_MDECK, :nm] = mdeck0
+    shuffle(rng, st[PILES + PILE_MDECK, :nm])
+    st[0, G_MDECK_N] = nm
     for p in range(n):
         for _ in range(R[0, R_HAND]):
             k = draw_one(st, rng)
-            hand[p, seat[p, S_HAND_N]] = k
-            seat[p, S_HAND_N] += 1
+            st[HAND + p, st[SEAT + p, S_HAND_N]] = k
+            st[SEAT + p, S_HAND_N] += 1
     if R[0, R_MEET_FEWER] != 0:  # (blue/green players - 1) cards, one each from seat 0
         for p in range(R[0, R_BLUE] + R[0, R_GREEN] - 1):
             take_meeting_card(st, p % n)
@@ -1285,40 +1266,39 @@ def setup(st, tab, rng, deck0, mdeck0, bots):
     # starting votes from the pool (WI-SETUP-7)
     for p in range(n):
         gain_votes(st, p, R[0, R_START])
-        log_event(st, E_SEAT, p, seat[p, S_CAMP], seat[p, S_CHAR])
+        log_event(st, E_SEAT, p, st[SEAT + p, S_CAMP], st[SEAT + p, S_CHAR])
 
 
 @njit(cache=True, error_model="numpy")
 def campaign_turn(st, tab, rng, c, vstats):
     """WI-ROUND-3/4: venue, action turns from the candidate's right (candidate last), reactive
     cards, settlement; then the venue is cleared and hospital stays may end (WI-HOSP-2)."""
-    g, seat, piles = st[0], st[1], st[4]
-    n = g[G_N]
-    g[G_TURN] += 1
-    g[G_CAND] = c
-    g[G_SLOT_N] = 0
-    venue = pol.pick_venue(g, seat, st[2], tab[0], tab[1], rng, c)
-    g[G_VENUE] = venue
-    log_event(st, E_CAMPAIGN, c, venue, g[G_TURN])
+    n = st[0, G_N]
+    st[0, G_TURN] += 1
+    st[0, G_CAND] = c
+    st[0, G_SLOT_N] = 0
+    venue = pol.pick_venue(st, tab[0], tab[1], rng, c)
+    st[0, G_VENUE] = venue
+    log_event(st, E_CAMPAIGN, c, venue, st[0, G_TURN])
     unwilling = 0
     if venue == TV_DEBATE:  # WI-V-DEBATE-1
         for j in range(1, n):
             q = (c + j) % n
-            if seat[q, S_JAILED] != 0 or seat[q, S_HOSP] >= 0:
+            if st[SEAT + q, S_JAILED] != 0 or st[SEAT + q, S_HOSP] >= 0:
                 continue
-            if pol.will_debate(seat, rng, q):
-                seat[q, S_DEBATER] = 1
+            if pol.will_debate(st, rng, q):
+                st[SEAT + q, S_DEBATER] = 1
             else:
-                seat[q, S_PAUSED] = 1
+                st[SEAT + q, S_PAUSED] = 1
                 unwilling += 1
-            log_event(st, E_DEBATE_ASK, q, seat[q, S_DEBATER], 0)
+            log_event(st, E_DEBATE_ASK, q, st[SEAT + q, S_DEBATER], 0)
     for j in range(1, n + 1):
         p = (c + j) % n
         if turn_over(st):
             break
-        if seat[p, S_JAILED] != 0 or seat[p, S_PAUSED] != 0:
+        if st[SEAT + p, S_JAILED] != 0 or st[SEAT + p, S_PAUSED] != 0:
             continue
-        if seat[p, S_HOSP] >= 0:
+        if st[SEAT + p, S_HOSP] >= 0:
             log_event(st, E_SKIP, p, 1, 0)
             continue
         action_turn(st, tab, rng, p, unwilling if p == c and venue == TV_DEBATE else 0)
@@ -1327,15 +1307,15 @@ def campaign_turn(st, tab, rng, c, vstats):
         reactive_phase(st, tab, rng, c)
     if not turn_over(st):
         settle(st, tab, rng, c, vstats)
-    for s in range(g[G_SLOT_N]):
-        if piles[PILE_SLOT_CARD, s] >= 0:
-            to_discard(st, piles[PILE_SLOT_CARD, s])
-    g[G_SLOT_N] = 0
+    for s in range(st[0, G_SLOT_N]):
+        if st[PILES + PILE_SLOT_CARD, s] >= 0:
+            to_discard(st, st[PILES + PILE_SLOT_CARD, s])
+    st[0, G_SLOT_N] = 0
     for q in range(n):
-        seat[q, S_PAUSED] = 0
-        seat[q, S_DEBATER] = 0
-        if q != c and seat[q, S_HOSP] >= 0 and seat[q, S_HOSP] < g[G_TURN]:
-            seat[q, S_HOSP] = -1
+        st[SEAT + q, S_PAUSED] = 0
+        st[SEAT + q, S_DEBATER] = 0
+        if q != c and st[SEAT + q, S_HOSP] >= 0 and st[SEAT + q, S_HOSP] < st[0, G_TURN]:
+            st[SEAT + q, S_HOSP] = -1
             log_event(st, E_HOSP_OUT, q, 0, 0)
     check_endings(st, tab)
 
@@ -1343,60 +1323,59 @@ def campaign_turn(st, tab, rng, c, vstats):
 @njit(cache=True, error_model="numpy")
 def play_game(st, tab, rng, deck0, mdeck0, bots, vstats):
     """One whole game (WI-ROUND-1/2): rounds of campaign turns from seat 0 until an ending."""
-    g, seat, R = st[0], st[1], tab[3]
+    R = tab[3]
     setup(st, tab, rng, deck0, mdeck0, bots)
-    n = g[G_N]
+    n = st[0, G_N]
     for r in range(1, R[0, R_ROUNDS] + 1):
-        g[G_ROUND] = r
+        st[0, G_ROUND] = r
         log_event(st, E_ROUND, r, 0, 0)
         for c in range(n):
-            if g[G_ENDED] != 0:
+            if st[0, G_ENDED] != 0:
                 break
-            if seat[c, S_JAILED] != 0:
+            if st[SEAT + c, S_JAILED] != 0:
                 continue
-            if seat[c, S_HOSP] >= 0:  # WI-HOSP-2: the hospital skips the turn
+            if st[SEAT + c, S_HOSP] >= 0:  # WI-HOSP-2: the hospital skips the turn
                 log_event(st, E_SKIP, c, 2, 0)
                 continue
             campaign_turn(st, tab, rng, c, vstats)
-            if g[G_ENDED] == 0 and g[G_POOL] == 0:
+            if st[0, G_ENDED] == 0 and st[0, G_POOL] == 0:
                 forced_count(st, tab)  # WI-END-4: the pool ran dry
-        if g[G_ENDED] != 0:
+        if st[0, G_ENDED] != 0:
             break
-    if g[G_ENDED] == 0:
+    if st[0, G_ENDED] == 0:
         forced_count(st, tab)  # WI-END-4: the last round is over
 
 
 @njit(cache=True, error_model="numpy")
 def record(st, row):
     """The per-game row (see O_* and SEAT_FIELDS)."""
-    g, seat = st[0], st[1]
     row[:] = 0
     for p in range(MAX_PLAYERS):
         base = O_SEAT + p * NSF
-        if p >= g[G_N]:
+        if p >= st[0, G_N]:
             for f in range(NSF):
                 row[base + f] = -1
             continue
-        row[base] = seat[p, S_CAMP]
-        row[base + 1] = seat[p, S_CHAR]
-        row[base + 2] = seat[p, S_WON]
-        row[base + 3] = seat[p, S_PLAYED]
-        row[base + 4] = seat[p, S_VOTES]
-        row[base + 5] = seat[p, S_IRON]
-        row[base + 6] = seat[p, S_JAILED]
-        row[base + 7] = seat[p, S_SUBP]
-        row[base + 8] = seat[p, S_HOSP_EVER]
-        if seat[p, S_WON]:
-            row[O_WIN_BLUE + seat[p, S_CAMP]] = 1
-    row[O_END] = g[G_END_REASON]
-    row[O_ROUNDS] = g[G_ROUND]
-    row[O_JAILS] = g[G_JAILS]
-    row[O_HOSPS] = g[G_HOSPS]
-    row[O_RAISES] = g[G_THRESH_RAISED]
-    row[O_TURNS] = g[G_TURN]
-    row[O_POOL] = g[G_POOL]
-    row[O_REMOVED] = g[G_REMOVED]
-    row[O_IRON_GONE] = g[G_IRON_GONE]
+        row[base] = st[SEAT + p, S_CAMP]
+        row[base + 1] = st[SEAT + p, S_CHAR]
+        row[base + 2] = st[SEAT + p, S_WON]
+        row[base + 3] = st[SEAT + p, S_PLAYED]
+        row[base + 4] = st[SEAT + p, S_VOTES]
+        row[base + 5] = st[SEAT + p, S_IRON]
+        row[base + 6] = st[SEAT + p, S_JAILED]
+        row[base + 7] = st[SEAT + p, S_SUBP]
+        row[base + 8] = st[SEAT + p, S_HOSP_EVER]
+        if st[SEAT + p, S_WON]:
+            row[O_WIN_BLUE + st[SEAT + p, S_CAMP]] = 1
+    row[O_END] = st[0, G_END_REASON]
+    row[O_ROUNDS] = st[0, G_ROUND]
+    row[O_JAILS] = st[0, G_JAILS]
+    row[O_HOSPS] = st[0, G_HOSPS]
+    row[O_RAISES] = st[0, G_THRESH_RAISED]
+    row[O_TURNS] = st[0, G_TURN]
+    row[O_POOL] = st[0, G_POOL]
+    row[O_REMOVED] = st[0, G_REMOVED]
+    row[O_IRON_GONE] = st[0, G_IRON_GONE]
 
 
 @njit(cache=True, error_model="numpy")
@@ -1452,8 +1431,8 @@ def run_batch(rules, bots: np.ndarray, seed: int, start: int, count: int, log_ev
     rows = np.zeros((count, O_SIZE), dtype=np.int64)
     vstats = np.zeros((6, 3, 3), dtype=np.int64)
     st = new_state(log_events)
-    st[5][:] = -1  # the unused rest of a trace log reads as code -1
+    st[LOG:, :] = -1  # the unused rest of a trace log reads as code -1
     play_batch(np.uint64(seed), np.int64(start), np.int64(count), tab, deck0, mdeck0,
                np.asarray(bots, dtype=np.int64), rows, vstats, st)
-    return rows, vstats, st[5]
+    return rows, vstats, st[LOG:].reshape(-1)
 

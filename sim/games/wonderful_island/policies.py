@@ -29,6 +29,7 @@ from sim.games.wonderful_island.state import (
     G_N,
     G_THRESH,
     GRASSROOTS,
+    HAND,
     LEGISLATURE,
     P_CLEAR,
     P_DISCARD,
@@ -51,6 +52,7 @@ from sim.games.wonderful_island.state import (
     S_SIDE,
     S_SUBP,
     S_VOTES,
+    SEAT,
     STREET_SWEEP,
     SUPPORT,
     TG_SELF,
@@ -77,31 +79,31 @@ def coin(rng):
 
 
 @njit(cache=True, error_model="numpy")
-def is_ally(seat, p, q):
+def is_ally(st, p, q):
     """q is p itself or believed on p's side."""
     if q == p:
         return True
-    return seat[p, S_SIDE] >= 0 and seat[p, S_BELIEF + q] >= ALLY
+    return st[SEAT + p, S_SIDE] >= 0 and st[SEAT + p, S_BELIEF + q] >= ALLY
 
 
 @njit(cache=True, error_model="numpy")
-def is_rival(seat, p, q):
+def is_rival(st, p, q):
     if q == p:
         return False
-    return seat[p, S_SIDE] < 0 or seat[p, S_BELIEF + q] <= RIVAL
+    return st[SEAT + p, S_SIDE] < 0 or st[SEAT + p, S_BELIEF + q] <= RIVAL
 
 
 @njit(cache=True, error_model="numpy")
-def total_votes(seat, p):
-    return seat[p, S_VOTES] + seat[p, S_IRON]
+def total_votes(st, p):
+    return st[SEAT + p, S_VOTES] + st[SEAT + p, S_IRON]
 
 
 @njit(cache=True, error_model="numpy")
-def goal(seat, chars, p):
+def goal(st, chars, p):
     """The politician bot's win condition kind (-1 for every other bot)."""
-    if seat[p, S_BOT] != BOT_POLITICIAN:
+    if st[SEAT + p, S_BOT] != BOT_POLITICIAN:
         return -1
-    return chars[seat[p, S_CHAR], CH_WIN]
+    return chars[st[SEAT + p, S_CHAR], CH_WIN]
 
 
 @njit(cache=True, error_model="numpy")
@@ -113,17 +115,17 @@ def pick_character(bot, score_a, score_b, rng):
 
 
 @njit(cache=True, error_model="numpy")
-def random_other(seat, rng, p, n, need_votes):
+def random_other(st, rng, p, n, need_votes):
     """A uniformly chosen player other than p who is not in jail (-1 if none)."""
     count = 0
     for q in range(n):
-        if q != p and seat[q, S_JAILED] == 0 and (not need_votes or seat[q, S_VOTES] > 0):
+        if q != p and st[SEAT + q, S_JAILED] == 0 and (not need_votes or st[SEAT + q, S_VOTES] > 0):
             count += 1
     if count == 0:
         return -1
     pick = randbelow(rng, count)
     for q in range(n):
-        if q != p and seat[q, S_JAILED] == 0 and (not need_votes or seat[q, S_VOTES] > 0):
+        if q != p and st[SEAT + q, S_JAILED] == 0 and (not need_votes or st[SEAT + q, S_VOTES] > 0):
             if pick == 0:
                 return q
             pick -= 1
@@ -131,13 +133,13 @@ def random_other(seat, rng, p, n, need_votes):
 
 
 @njit(cache=True, error_model="numpy")
-def strongest_rival(seat, p, n, need_votes):
+def strongest_rival(st, p, n, need_votes):
     """The believed rival with the most votes (plain votes only when ``need_votes``)."""
     best, best_v = -1, -1
     for q in range(n):
-        if q == p or seat[q, S_JAILED] != 0 or not is_rival(seat, p, q):
+        if q == p or st[SEAT + q, S_JAILED] != 0 or not is_rival(st, p, q):
             continue
-        v = seat[q, S_VOTES] if need_votes else total_votes(seat, q)
+        v = st[SEAT + q, S_VOTES] if need_votes else total_votes(st, q)
         if need_votes and v == 0:
             continue
         if v > best_v:
@@ -146,197 +148,197 @@ def strongest_rival(seat, p, n, need_votes):
 
 
 @njit(cache=True, error_model="numpy")
-def nearest_to_jail(seat, p, n):
+def nearest_to_jail(st, p, n):
     """The player (not p, not in jail) with the most subpoenas, ties to the most votes."""
     best, key = -1, -1
     for q in range(n):
-        if q != p and seat[q, S_JAILED] == 0:
-            k = seat[q, S_SUBP] * 1000 + total_votes(seat, q)
+        if q != p and st[SEAT + q, S_JAILED] == 0:
+            k = st[SEAT + q, S_SUBP] * 1000 + total_votes(st, q)
             if k > key:
                 best, key = q, k
     return best
 
 
 @njit(cache=True, error_model="numpy")
-def most_uncertain(seat, p, n):
+def most_uncertain(st, p, n):
     """The player p knows least about (belief nearest one half); -1 if p knows everyone."""
-    if seat[p, S_SIDE] < 0:
+    if st[SEAT + p, S_SIDE] < 0:
         return -1
     best, gap = -1, 1000
     for q in range(n):
-        if q == p or seat[q, S_JAILED] != 0 or (seat[p, S_KNOWN] >> q) & 1:
+        if q == p or st[SEAT + q, S_JAILED] != 0 or (st[SEAT + p, S_KNOWN] >> q) & 1:
             continue
-        d = abs(seat[p, S_BELIEF + q] - 500)
+        d = abs(st[SEAT + p, S_BELIEF + q] - 500)
         if d < gap:
             best, gap = q, d
     return best if gap < 300 else -1
 
 
 @njit(cache=True, error_model="numpy")
-def hostile_target(g, seat, chars, rng, p, prim):
+def hostile_target(st, chars, rng, p, prim):
     """Whom p aims a hostile effect at (-1: hold the card)."""
-    n = g[G_N]
-    if seat[p, S_BOT] == BOT_RANDOM:
-        return random_other(seat, rng, p, n, prim == P_MOVE)
-    if goal(seat, chars, p) == W_JAILED and prim == P_SUBPOENA:
-        return nearest_to_jail(seat, p, n)
+    n = st[0, G_N]
+    if st[SEAT + p, S_BOT] == BOT_RANDOM:
+        return random_other(st, rng, p, n, prim == P_MOVE)
+    if goal(st, chars, p) == W_JAILED and prim == P_SUBPOENA:
+        return nearest_to_jail(st, p, n)
     if prim == P_SUBPOENA:
         for q in range(n):  # a rival one subpoena from jail goes first
-            if q != p and seat[q, S_JAILED] == 0 and seat[q, S_SUBP] == 2 and is_rival(seat, p, q):
+            if q != p and st[SEAT + q, S_JAILED] == 0 and st[SEAT + q, S_SUBP] == 2 and is_rival(st, p, q):
                 return q
-    return strongest_rival(seat, p, n, prim == P_MOVE)
+    return strongest_rival(st, p, n, prim == P_MOVE)
 
 
 @njit(cache=True, error_model="numpy")
-def self_benefit(seat, p, prim, amount):
+def self_benefit(st, p, prim, amount):
     """Whether an effect aimed at p itself helps p."""
     if prim == P_VOTES or prim == P_IRON:
         return amount > 0
     if prim == P_DRAW:
         return True
     if prim == P_CLEAR:
-        return seat[p, S_SUBP] > 0
+        return st[SEAT + p, S_SUBP] > 0
     return False
 
 
 @njit(cache=True, error_model="numpy")
-def action_card_target(g, seat, cards, chars, rng, p, k, target_kind):
+def action_card_target(st, cards, chars, rng, p, k, target_kind):
     """WI-TURN-3: whom p plays strategy card k on at its action step (-1: keep it)."""
     prim = cards[k, C_P1]
-    n = g[G_N]
-    bot = seat[p, S_BOT]
+    n = st[0, G_N]
+    bot = st[SEAT + p, S_BOT]
     if bot == BOT_RANDOM:
         if not coin(rng):
             return -1
         if target_kind == TG_SELF:
             return p
-        return random_other(seat, rng, p, n, False)
-    if goal(seat, chars, p) == W_HAND and prim != P_DRAW:
+        return random_other(st, rng, p, n, False)
+    if goal(st, chars, p) == W_HAND and prim != P_DRAW:
         return -1  # hoard
     if target_kind == TG_SELF:
-        return p if self_benefit(seat, p, prim, cards[k, C_P1 + 1]) else -1
+        return p if self_benefit(st, p, prim, cards[k, C_P1 + 1]) else -1
     if prim == P_PEEK:
-        return most_uncertain(seat, p, n)
-    return hostile_target(g, seat, chars, rng, p, prim)
+        return most_uncertain(st, p, n)
+    return hostile_target(st, chars, rng, p, prim)
 
 
 @njit(cache=True, error_model="numpy")
-def slot_card_wanted(g, seat, cards, chars, rng, p, k):
+def slot_card_wanted(st, cards, chars, rng, p, k):
     """WI-CARD-1/2: whether p puts support/obstruction card k into the candidate's venue."""
-    c = g[G_CAND]
-    if seat[p, S_BOT] == BOT_RANDOM:
+    c = st[0, G_CAND]
+    if st[SEAT + p, S_BOT] == BOT_RANDOM:
         return coin(rng)
-    if goal(seat, chars, p) == W_HAND:
+    if goal(st, chars, p) == W_HAND:
         return False
     if cards[k, C_TYPE] == SUPPORT:
-        return is_ally(seat, p, c)
-    return is_rival(seat, p, c)
+        return is_ally(st, p, c)
+    return is_rival(st, p, c)
 
 
 @njit(cache=True, error_model="numpy")
-def meeting_target(g, seat, rng, p):
+def meeting_target(st, rng, p):
     """WI-CARD-4: to whom p passes a meeting card now (-1: keep it)."""
-    if seat[p, S_BOT] == BOT_RANDOM:
+    if st[SEAT + p, S_BOT] == BOT_RANDOM:
         if not coin(rng):
             return -1
-        return random_other(seat, rng, p, g[G_N], False)
-    return most_uncertain(seat, p, g[G_N])
+        return random_other(st, rng, p, st[0, G_N], False)
+    return most_uncertain(st, p, st[0, G_N])
 
 
 @njit(cache=True, error_model="numpy")
-def discard_index(seat, hand, cards, rng, p):
+def discard_index(st, cards, rng, p):
     """WI-TURN-5: which card of p's hand goes to the discard pile (the least worth for bots)."""
-    n_hand = seat[p, S_HAND_N]
-    if seat[p, S_BOT] == BOT_RANDOM:
+    n_hand = st[SEAT + p, S_HAND_N]
+    if st[SEAT + p, S_BOT] == BOT_RANDOM:
         return randbelow(rng, n_hand)
     best, worst = 0, 1 << 30
     for i in range(n_hand):
-        v = cards[hand[p, i], C_VALUE]
+        v = cards[st[HAND + p, i], C_VALUE]
         if v < worst:
             best, worst = i, v
     return best
 
 
 @njit(cache=True, error_model="numpy")
-def wants_trade(seat, rng, p):
+def wants_trade(st, rng, p):
     """WI-MEET-2: trade cards that would be discarded anyway for a meeting card."""
-    if seat[p, S_BOT] == BOT_RANDOM:
+    if st[SEAT + p, S_BOT] == BOT_RANDOM:
         return coin(rng)
-    return seat[p, S_SIDE] >= 0
+    return st[SEAT + p, S_SIDE] >= 0
 
 
 @njit(cache=True, error_model="numpy")
-def reactive_wanted(g, seat, cards, rng, p, k, has_support, has_obstruction):
+def reactive_wanted(st, cards, rng, p, k, has_support, has_obstruction):
     """WI-TURN-6: whether p plays reactive card k after the candidate's action phase."""
-    c = g[G_CAND]
+    c = st[0, G_CAND]
     tgt = cards[k, C_P1 + 2]
     if tgt == TG_VENUE_SUPPORT and not has_support or tgt == TG_VENUE_OBSTRUCTION and not has_obstruction:
         return False
-    if seat[p, S_BOT] == BOT_RANDOM:
+    if st[SEAT + p, S_BOT] == BOT_RANDOM:
         return coin(rng)
     if tgt == TG_VENUE_OBSTRUCTION:  # remove an obstruction: helps the candidate
-        return is_ally(seat, p, c)
-    return is_rival(seat, p, c)
+        return is_ally(st, p, c)
+    return is_rival(st, p, c)
 
 
 @njit(cache=True, error_model="numpy")
-def wants_cancel(seat, rng, victim, actor):
+def wants_cancel(st, rng, victim, actor):
     """WI-CARD-5: whether the victim spends a cancel card on a hostile card."""
-    if seat[victim, S_BOT] == BOT_RANDOM:
+    if st[SEAT + victim, S_BOT] == BOT_RANDOM:
         return coin(rng)
-    return not is_ally(seat, victim, actor) or actor == victim
+    return not is_ally(st, victim, actor) or actor == victim
 
 
 @njit(cache=True, error_model="numpy")
-def skill_target(g, seat, chars, rng, p, prim, amount, target_kind):
+def skill_target(st, chars, rng, p, prim, amount, target_kind):
     """WI-SKILL-2: whom p aims an optional active skill at (-1: not now)."""
     if target_kind == TG_SELF:
-        if seat[p, S_BOT] == BOT_RANDOM:
+        if st[SEAT + p, S_BOT] == BOT_RANDOM:
             return p if coin(rng) else -1
-        return p if self_benefit(seat, p, prim, amount) else -1
-    if seat[p, S_BOT] == BOT_RANDOM:
-        return random_other(seat, rng, p, g[G_N], prim == P_MOVE) if coin(rng) else -1
+        return p if self_benefit(st, p, prim, amount) else -1
+    if st[SEAT + p, S_BOT] == BOT_RANDOM:
+        return random_other(st, rng, p, st[0, G_N], prim == P_MOVE) if coin(rng) else -1
     if prim == P_PEEK:
-        return most_uncertain(seat, p, g[G_N])
-    return hostile_target(g, seat, chars, rng, p, prim)
+        return most_uncertain(st, p, st[0, G_N])
+    return hostile_target(st, chars, rng, p, prim)
 
 
 @njit(cache=True, error_model="numpy")
-def support_in_hand(seat, hand, cards, p):
+def support_in_hand(st, cards, p):
     count = 0
-    for i in range(seat[p, S_HAND_N]):
-        if cards[hand[p, i], C_TYPE] == SUPPORT:
+    for i in range(st[SEAT + p, S_HAND_N]):
+        if cards[st[HAND + p, i], C_TYPE] == SUPPORT:
             count += 1
     return count
 
 
 @njit(cache=True, error_model="numpy")
-def pick_venue(g, seat, hand, cards, chars, rng, c):
+def pick_venue(st, cards, chars, rng, c):
     """WI-ROUND-3: the candidate's venue; bots other than random take the best expected gain."""
-    if seat[c, S_BOT] == BOT_RANDOM:
+    if st[SEAT + c, S_BOT] == BOT_RANDOM:
         return randbelow(rng, 6)
-    n = g[G_N]
-    g_kind = goal(seat, chars, c)
+    n = st[0, G_N]
+    g_kind = goal(st, chars, c)
     if g_kind == W_HAND:
         return TV_DEBATE
     if g_kind == W_IRON:
         return GRASSROOTS
-    bonus = support_in_hand(seat, hand, cards, c) // 2
+    bonus = support_in_hand(st, cards, c) // 2
     value = np.zeros(6)
     value[RALLY] = 3.0 + bonus
     value[GRASSROOTS] = IRON_WORTH * (2 + bonus)
     value[STREET_SWEEP] = SWEEP_TWO_DICE if bonus == 0 else SWEEP_THREE_DICE
     voters, allies = 0, 0
     for q in range(n):
-        if seat[q, S_JAILED] == 0:
+        if st[SEAT + q, S_JAILED] == 0:
             voters += 1
-            if q != c and is_ally(seat, c, q):
+            if q != c and is_ally(st, c, q):
                 allies += 1
     to_buy = max(0, (voters + 1) // 2 - 1 - bonus - allies)
     value[LEGISLATURE] = 3.0 - 1.5 * to_buy if to_buy <= 3 else 0.0
-    target = strongest_rival(seat, c, n, True)
+    target = strongest_rival(st, c, n, True)
     if target >= 0:  # a transfer: the rival loses what the candidate gains
-        value[POACHING] = SWING * min(seat[target, S_VOTES], (seat[c, S_HAND_N] + bonus + 1) // 2)
+        value[POACHING] = SWING * min(st[SEAT + target, S_VOTES], (st[SEAT + c, S_HAND_N] + bonus + 1) // 2)
     value[TV_DEBATE] = DEBATE_WORTH
     best = 0
     for v in range(6):
@@ -346,97 +348,97 @@ def pick_venue(g, seat, hand, cards, chars, rng, c):
 
 
 @njit(cache=True, error_model="numpy")
-def will_debate(seat, rng, q):
+def will_debate(st, rng, q):
     """WI-V-DEBATE-1: whether q takes part in the candidate's TV debate."""
-    if seat[q, S_BOT] == BOT_RANDOM:
+    if st[SEAT + q, S_BOT] == BOT_RANDOM:
         return coin(rng)
-    return seat[q, S_HAND_N] >= 2
+    return st[SEAT + q, S_HAND_N] >= 2
 
 
 @njit(cache=True, error_model="numpy")
-def legislature_yes(g, seat, rng, q, c):
+def legislature_yes(st, rng, q, c):
     """WI-V-LEG-1: q raises a hand for the candidate's bill without being offered anything."""
-    if seat[q, S_BOT] == BOT_RANDOM:
+    if st[SEAT + q, S_BOT] == BOT_RANDOM:
         return coin(rng)
-    return is_ally(seat, q, c)
+    return is_ally(st, q, c)
 
 
 @njit(cache=True, error_model="numpy")
-def legislature_offers(seat, c):
+def legislature_offers(st, c):
     """WI-V-LEG-2: whether the candidate buys hands with votes (the random bot never bargains)."""
-    return seat[c, S_BOT] != BOT_RANDOM
+    return st[SEAT + c, S_BOT] != BOT_RANDOM
 
 
 @njit(cache=True, error_model="numpy")
-def accepts_offer(g, seat, q, c, votes_left):
+def accepts_offer(st, q, c, votes_left):
     """WI-V-LEG-2: q takes one vote for a hand unless the bill would elect a rival."""
-    if seat[q, S_BOT] == BOT_RANDOM:
+    if st[SEAT + q, S_BOT] == BOT_RANDOM:
         return True
-    return is_ally(seat, q, c) or total_votes(seat, c) + votes_left < g[G_THRESH]
+    return is_ally(st, q, c) or total_votes(st, c) + votes_left < st[0, G_THRESH]
 
 
 @njit(cache=True, error_model="numpy")
-def poach_target(g, seat, rng, c):
+def poach_target(st, rng, c):
     """WI-V-POACH-1: the player the candidate poaches from (-1: nobody has votes)."""
-    if seat[c, S_BOT] == BOT_RANDOM:
-        return random_other(seat, rng, c, g[G_N], True)
-    q = strongest_rival(seat, c, g[G_N], True)
+    if st[SEAT + c, S_BOT] == BOT_RANDOM:
+        return random_other(st, rng, c, st[0, G_N], True)
+    q = strongest_rival(st, c, st[0, G_N], True)
     if q < 0:
         best = -1
-        for r in range(g[G_N]):
-            if r != c and seat[r, S_JAILED] == 0 and seat[r, S_VOTES] > 0:
-                if best < 0 or seat[r, S_VOTES] > seat[best, S_VOTES]:
+        for r in range(st[0, G_N]):
+            if r != c and st[SEAT + r, S_JAILED] == 0 and st[SEAT + r, S_VOTES] > 0:
+                if best < 0 or st[SEAT + r, S_VOTES] > st[SEAT + best, S_VOTES]:
                     best = r
         q = best
     return q
 
 
 @njit(cache=True, error_model="numpy")
-def poach_plays_card(seat, rng, c):
+def poach_plays_card(st, rng, c):
     """WI-V-POACH-1: whether the candidate lays a given hand card in the poaching."""
-    if seat[c, S_BOT] == BOT_RANDOM:
+    if st[SEAT + c, S_BOT] == BOT_RANDOM:
         return coin(rng)
     return True
 
 
 @njit(cache=True, error_model="numpy")
-def poach_resists(seat, rng, q, c):
+def poach_resists(st, rng, q, c):
     """WI-V-POACH-2: whether q matches the candidate's cards (an ally may let the votes go)."""
-    if seat[q, S_BOT] == BOT_RANDOM:
+    if st[SEAT + q, S_BOT] == BOT_RANDOM:
         return coin(rng)
-    return not is_ally(seat, q, c)
+    return not is_ally(st, q, c)
 
 
 @njit(cache=True, error_model="numpy")
-def issue_choice(seat, hand, cards, rng, c):
+def issue_choice(st, cards, rng, c):
     """WI-V-DEBATE-4/8: hand index of the issue card (-1: no issue, everybody succeeds)."""
-    n_hand = seat[c, S_HAND_N]
+    n_hand = st[SEAT + c, S_HAND_N]
     if n_hand == 0:
         return -1
-    if seat[c, S_BOT] == BOT_RANDOM:
+    if st[SEAT + c, S_BOT] == BOT_RANDOM:
         return randbelow(rng, n_hand + 1) - 1
     best, rarest = 0, 1 << 30
     for i in range(n_hand):
-        copies = cards[hand[c, i], C_COPIES]
+        copies = cards[st[HAND + c, i], C_COPIES]
         if copies < rarest:
             best, rarest = i, copies
     return best
 
 
 @njit(cache=True, error_model="numpy")
-def wants_combined(seat, rng, c):
+def wants_combined(st, rng, c):
     """WI-V-DEBATE-6: whether the candidate makes a combined issue when it may."""
-    if seat[c, S_BOT] == BOT_RANDOM:
+    if st[SEAT + c, S_BOT] == BOT_RANDOM:
         return coin(rng)
     return True
 
 
 @njit(cache=True, error_model="numpy")
-def debates_to_win(g, seat, rng, q, c, pending):
+def debates_to_win(st, rng, q, c, pending):
     """WI-V-DEBATE-7: whether q meets the issue when it can (an ally may lose on purpose)."""
-    if seat[q, S_BOT] == BOT_RANDOM:
+    if st[SEAT + q, S_BOT] == BOT_RANDOM:
         return coin(rng)
-    if is_ally(seat, q, c) and seat[q, S_SIDE] >= 0 and total_votes(seat, c) + pending + 1 >= g[G_THRESH]:
+    if is_ally(st, q, c) and st[SEAT + q, S_SIDE] >= 0 and total_votes(st, c) + pending + 1 >= st[0, G_THRESH]:
         return False
     return True
 

@@ -1,15 +1,16 @@
-"""The state of one Wonderful Island game as a few int64 arrays that compiled code holds.
+"""The state of one Wonderful Island game as one int64 array that compiled code holds.
 
-``st = (g, seat, hand, mhand, piles, log)``:
+``st`` is a 2-d array of row blocks (one array, so compiled helpers pass and index it without the
+reference counting a tuple of arrays costs):
 
-``g``      globals (``G_*``): pool, supplies, pile sizes, threshold, round, candidate, venue, ...
-``seat``   one row per player (``S_*``): camp, character, votes, iron, subpoenas, jail, hospital,
-           hand size, bot, the side it works for and its belief (per mille) that each other player
-           is on that side
-``hand``   effect cards in hand (card kinds), ``hand[p, :seat[p, S_HAND_N]]``
-``mhand``  meeting cards in hand (meeting kinds)
-``piles``  rows ``PILE_*``: draw pile, discard pile, meeting pile, venue slots (card, owner)
-``log``    trace events, four ints each (empty when not tracing)
+``st[0, G_*]``             globals: pool, supplies, pile sizes, threshold, round, candidate, venue, ...
+``st[SEAT + p, S_*]``      one row per player: camp, character, votes, iron, subpoenas, jail, hospital,
+                           hand size, bot, the side it works for and its belief (per mille) that each
+                           other player is on that side
+``st[HAND + p, i]``        effect cards in hand (card kinds), ``i < st[SEAT + p, S_HAND_N]``
+``st[MHAND + p, i]``       meeting cards in hand (meeting kinds)
+``st[PILES + PILE_*, i]``  draw pile, discard pile, meeting pile, venue slots (card, owner)
+``st[LOG:, :]``            trace events, four ints each (no rows when not tracing)
 
 ``tab = (cards, chars, meets, R)``: the catalogue tables (see :mod:`.catalogue`) and one row of
 rule values ``R[0, R_*]``.
@@ -70,16 +71,20 @@ R_SIZE = 26
  E_VENUE, E_SETTLE, E_JAIL, E_HOSPITAL, E_LEGISLATURE, E_POACH, E_DEBATE, E_THRESHOLD, E_END, E_WIN,
  E_SKIP, E_SKILL, E_DEBATE_ASK, E_ISSUE, E_TRADE, E_HOSP_OUT, E_VOTE_SPLIT, E_RESOLVE, E_TURN) = range(30)
 
+# row blocks of the state array ``st``: globals, seats, hands, meeting hands, piles, trace log
+WIDTH = PILE_W
+SEAT = 1
+HAND = SEAT + MAX_PLAYERS
+MHAND = HAND + MAX_PLAYERS
+PILES = MHAND + MAX_PLAYERS
+LOG = PILES + 5
+EVENTS_PER_ROW = WIDTH // 4
+
 # venue statistics buckets by support cards: 0-1, 2-3, 4+
 SUPPORT_BUCKETS = ("0-1", "2-3", "4+")
 
 
-def new_state(log_events: int = 0) -> tuple:
-    """Arrays for one game (reused across the games of a batch)."""
-    g = np.zeros(G_SIZE, dtype=np.int64)
-    seat = np.zeros((MAX_PLAYERS, S_SIZE), dtype=np.int64)
-    hand = np.zeros((MAX_PLAYERS, HMAX), dtype=np.int64)
-    mhand = np.zeros((MAX_PLAYERS, MHMAX), dtype=np.int64)
-    piles = np.zeros((5, PILE_W), dtype=np.int64)
-    log = np.zeros(4 * log_events, dtype=np.int64)
-    return g, seat, hand, mhand, piles, log
+def new_state(log_events: int = 0) -> np.ndarray:
+    """The arrays of one game as row blocks of one int64 array (reused across the games of a batch)."""
+    log_rows = -(-log_events // EVENTS_PER_ROW)
+    return np.zeros((LOG + log_rows, WIDTH), dtype=np.int64)
