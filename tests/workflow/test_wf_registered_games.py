@@ -1,0 +1,41 @@
+"""The workflow on every registered game (tiny game counts): the report renders with the game's
+own plots, and a paired comparison of the base with itself changes nothing."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from pypdf import PdfReader
+
+from sim.core.registry import all_games
+from sim.workflow.compare import compare
+from sim.workflow.report import game_report
+
+GAMES = sorted(all_games())
+
+
+@pytest.fixture(autouse=True)
+def real_scenarios(monkeypatch):
+    """These tests use the repository's scenarios, not the toy game's."""
+    monkeypatch.delenv("SIM_SCENARIOS", raising=False)
+    assert "SIM_SCENARIOS" not in os.environ
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_report_renders_for_every_registered_game(name, tmp_path):
+    rep = game_report(name, tmp_path, n_games=1000, analysis_games=300, ladder_games=100, seed=1, jobs=1)
+    pages = PdfReader(str(rep.path)).pages
+    assert len(pages) == len(rep.pages)
+    assert rep.pages[:3] == ["Cover", "Assumed values", "Metrics"] or rep.pages[:2] == ["Cover", "Assumed values"]
+    assert "Sensitivity tornado" in rep.pages and "Skill ladder" in rep.pages
+    if "report_figures" in all_games()[name].extras:
+        assert any(p.startswith("Game plot") for p in rep.pages)
+    assert "balance report" in pages[0].extract_text() and "Seed: 1" in pages[0].extract_text()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_base_against_itself_changes_nothing(name):
+    result = compare(name, "base", "base", n_games=300, seed=2)
+    assert all(not r.beyond_noise for r in result.rows)
+    assert all(r.difference is None or r.difference.diff == 0 for r in result.rows)
