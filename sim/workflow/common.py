@@ -102,7 +102,8 @@ def numeric_field(model: type[BaseModel], name: str) -> NumericField:
     info = model.model_fields[name]
     annotation = info.annotation
     if annotation not in (int, float):
-        raise UserError(f"parameter {name!r}: expected a numeric rule parameter; it is {annotation}")
+        kind = getattr(annotation, "__name__", None) or str(annotation)
+        raise UserError(f"parameter {name!r}: expected a numeric rule parameter (int or float); it is a {kind}")
     lo, hi = -math.inf, math.inf
     for meta in info.metadata:
         if isinstance(meta, at.Ge):
