@@ -82,6 +82,7 @@ class Evaluator:
             return self.best(unknown, m, off, 0)[0]
         return sum(self.after_looks(k - 1, unknown - {c}, m - 1, off + self.values[c]) for c in unknown) / len(unknown)
 
+    @cache  # noqa: B019
     def sign_odds(self, unknown, m, off):
         counts = sum_counts(self.values, unknown, m)
         pos = sum(w for s, w in counts.items() if off + s > 0)
