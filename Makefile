@@ -11,7 +11,7 @@ install: $(STAMP)
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,cluster]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,cluster]' --config-settings editable_mode=compat
 	touch $(STAMP)
 
 test: install
