@@ -127,7 +127,7 @@ def test_rounds_and_turn_order(game):
 def test_turn_start_skill_and_draw(r4):
     """WI-TURN-1, WI-TURN-2, WI-SKILL-2: a turn-start skill fires at step A, then the player draws 2."""
     t = Table(r4, [BLUE, GREEN, BLUE, GREEN], votes=[3, 3, 3, 3])
-    t.tab[1][0, 0:5] = [S.TR_TURN_START, -1, S.P_DRAW, 1, S.TG_SELF]
+    t.chars[0, 0:5] = [S.TR_TURN_START, -1, S.P_DRAW, 1, S.TG_SELF]
     t.candidate(1, S.RALLY)
     engine.action_turn(t.st, t.tab, t.rng, 0, 0)
     draws = t.events(S.E_DRAW)
@@ -224,8 +224,8 @@ def test_cancel_a_hostile_card(r4):
 def test_skills_cannot_be_cancelled_and_forced_skills_fire(r4):
     """WI-SKILL-1, WI-SKILL-2, WI-SKILL-3: a subpoena from a skill is not cancelled; the victim's forced skill fires."""
     t = Table(r4, [BLUE, GREEN, BLUE, GREEN], votes=[3, 3, 3, 3])
-    t.tab[1][0, 0:5] = [S.TR_OWN_CAMPAIGN, -1, S.P_SUBPOENA, 1, S.TG_OTHER]
-    t.tab[1][0, 10:15] = [S.TR_SUBPOENAED, -1, S.P_VOTES, -1, S.TG_SELF]
+    t.chars[0, 0:5] = [S.TR_OWN_CAMPAIGN, -1, S.P_SUBPOENA, 1, S.TG_OTHER]
+    t.chars[0, 10:15] = [S.TR_SUBPOENAED, -1, S.P_VOTES, -1, S.TG_SELF]
     t.give(1, "沙盤推演")
     t.give(3, "沙盤推演")
     t.candidate(0, S.RALLY)
@@ -278,7 +278,7 @@ def test_hospital(r4):
     """WI-HOSP-1, WI-HOSP-2, WI-HOSP-3, WI-HOSP-4: 死亡之握 sends the candidate to hospital; no drawing there;
     forced skills still fire; another player's completed campaign turn brings it back."""
     t = Table(r4, [BLUE, GREEN, BLUE, GREEN], votes=[3, 3, 3, 3])
-    t.tab[1][0, 10:15] = [S.TR_HOSPITALIZED, -1, S.P_VOTES, -2, S.TG_SELF]
+    t.chars[0, 10:15] = [S.TR_HOSPITALIZED, -1, S.P_VOTES, -2, S.TG_SELF]
     t.slot(1, "死亡之握")
     t.settle(0, S.RALLY)
     assert t.seat[0, S.S_HOSP] == t.g[S.G_TURN] and t.votes(0) == 3 - 2 + 3
@@ -338,7 +338,7 @@ def _politician(t, seat, condition, amount):
     cat = load_catalogue("base")
     ch = next(i for i in range(35) if CONDITIONS[cat.char_table[i, CH_WIN]] == condition)
     t.seat[seat, S.S_CHAR] = ch
-    t.tab[1][ch, CH_WIN_AMT] = amount
+    t.chars[ch, CH_WIN_AMT] = amount
 
 
 def test_politicians_win_alone_or_together(r4):

@@ -26,9 +26,11 @@ class Table:
     def __init__(self, r: WonderfulIslandRules, camps, bots=None, votes=None, seed: int = 0, log: int = 2000):
         self.rules = r
         tab, self.deck0, self.mdeck0 = engine.pack(r)
-        self.tab = tuple(a.copy() for a in tab)  # the packed tables are shared: edit a copy
+        self.tab = tab.copy()  # the packed table is shared: edit a copy
+        first = self.tab[0, S.R_CHAR0]
+        self.chars = self.tab[first:self.tab[0, S.R_MEET0]]  # a view: edits reach the engine
         for s in range(3):
-            self.tab[1][0, s * 5] = -1  # character 0 without skills: no trigger matches
+            self.chars[0, s * 5] = -1  # character 0 without skills: no trigger matches
         self.st = S.new_state(log)
         self.st[S.LOG:, :] = -1
         self.g = self.st[0]  # views into the one state array
@@ -40,7 +42,7 @@ class Table:
         self.rng = game_stream(seed, 0)
         self.vstats = np.zeros((6, 3, 3), dtype=np.int64)
         n = len(camps)
-        R = self.tab[3][0]
+        R = self.tab[0]
         self.g[S.G_N] = n
         self.g[S.G_POOL] = R[S.R_POOL]
         self.g[S.G_IRON_LEFT] = R[S.R_IRON]

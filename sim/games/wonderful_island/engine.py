@@ -21,13 +21,16 @@ from sim.games.wonderful_island.catalogue import (
     C_T1,
     C_TIMING,
     C_TYPE,
+    CARD_COLS,
     CH_SCORE,
     CH_WIN,
     CH_WIN_AMT,
+    CHAR_COLS,
     M_AMT,
     M_CAMP,
     M_PRIM,
     M_TGT,
+    MEET_COLS,
     S_AMT,
     S_PRIM,
     S_TGT,
@@ -40,6 +43,7 @@ from sim.games.wonderful_island.state import (
     BLUE,
     BOT_POLITICIAN,
     BOT_RANDOM,
+    CARD0,
     E_CAMPAIGN,
     E_CANCEL,
     E_DEBATE,
@@ -129,6 +133,7 @@ from sim.games.wonderful_island.state import (
     POACHING,
     POLITICIAN,
     R_BLUE,
+    R_CHAR0,
     R_CHARS_DEALT,
     R_DEB_WALK,
     R_DEB_WIN,
@@ -142,6 +147,7 @@ from sim.games.wonderful_island.state import (
     R_LEG,
     R_LIMIT,
     R_MEET,
+    R_MEET0,
     R_MEET_FEWER,
     R_MEET_REMOVE,
     R_PLAYERS,
@@ -149,7 +155,6 @@ from sim.games.wonderful_island.state import (
     R_POOL,
     R_RALLY,
     R_ROUNDS,
-    R_SIZE,
     R_SLOTS,
     R_START,
     R_SUP_PER,
@@ -181,6 +186,7 @@ from sim.games.wonderful_island.state import (
     T_ACTION,
     T_REACTIVE,
     T_RESPONSE,
+    T_WIDTH,
     TG_CANDIDATE,
     TG_OTHERS,
     TG_SELF,
@@ -286,13 +292,13 @@ def take_from_hand(st, p, i):
 
 
 @njit(cache=True, error_model="numpy")
-def discard_cards(st, tab, rng, p, n):
+def discard_cards(st, T, rng, p, n):
     """p loses n cards of its choice to the discard pile (WI-SETTLE-4)."""
     lost = 0
     for _ in range(n):
         if st[SEAT + p, S_HAND_N] == 0:
             break
-        i = pol.discard_index(st, tab[0], rng, p)
+        i = pol.discard_index(st, T, rng, p)
         to_discard(st, take_from_hand(st, p, i))
         lost += 1
     if lost:
@@ -378,9 +384,9 @@ def jail(st, p):
 
 
 @njit(cache=True, error_model="numpy")
-def add_subpoenas(st, tab, p, n):
+def add_subpoenas(st, T, p, n):
     """WI-SUBP-1/2: subpoena tokens on p's character; the jail count sends p to jail."""
-    limit = tab[3][0, R_JAIL]
+    limit = T[0, R_JAIL]
     st[SEAT + p, S_SUBP] = min(limit, st[SEAT + p, S_SUBP] + n)
     if st[SEAT + p, S_SUBP] >= limit:
         jail(st, p)
@@ -420,7 +426,7 @@ def observe(st, actor, toward, friendly):
 
 # ----------------------------------------------------------------------------------------- effects
 @njit(cache=True, error_model="numpy")
-def apply_primitive(st, tab, rng, prim, amount, actor, target):
+def apply_primitive(st, T, rng, prim, amount, actor, target):
     """One effect primitive of a card, skill or meeting card (no skills triggered here)."""
     if target < 0 or st[SEAT + target, S_JAILED] != 0 or prim == P_NONE:
         return
@@ -430,7 +436,7 @@ def apply_primitive(st, tab, rng, prim, amount, actor, target):
     elif prim == P_IRON:
         gain_iron(st, target, amount)
     elif prim == P_SUBPOENA:
-        add_subpoenas(st, tab, target, amount)
+        add_subpoenas(st, T, target, amount)
     elif prim == P_CLEAR:
         st[SEAT + target, S_SUBP] = max(0, st[SEAT + target, S_SUBP] - amount)
     elif prim == P_HOSPITAL:
@@ -438,7 +444,7 @@ def apply_primitive(st, tab, rng, prim, amount, actor, target):
     elif prim == P_DRAW:
         draw_cards(st, rng, target, amount)
     elif prim == P_DISCARD:
-        discard_cards(st, tab, rng, target, amount)
+        discard_cards(st, T, rng, target, amount)
     elif prim == P_MOVE:
         if target != actor:
             move_votes(st, target, actor, amount)
@@ -449,31 +455,30 @@ def apply_primitive(st, tab, rng, prim, amount, actor, target):
 
 
 @njit(cache=True, error_model="numpy")
-def fire_skills(st, tab, rng, p, trigger, venue):
+def fire_skills(st, T, rng, p, trigger, venue):
     """WI-SKILL-2/3: p's skills with this trigger. Active ones are optional and need p out of
     hospital; the forced one always fires, in hospital too (WI-HOSP-4). Not cancellable."""
-    chars = tab[1]
     if st[SEAT + p, S_JAILED] != 0:
         return
     ch = st[SEAT + p, S_CHAR]
     for s in range(3):
         base = s * SKILL_COLS
-        if chars[ch, base + S_TRIG] != trigger:
+        if T[T[0, R_CHAR0] + ch, base + S_TRIG] != trigger:
             continue
-        want_venue = chars[ch, base + S_VENUE]
+        want_venue = T[T[0, R_CHAR0] + ch, base + S_VENUE]
         if want_venue >= 0 and want_venue != venue:
             continue
-        prim, amount, kind = chars[ch, base + S_PRIM], chars[ch, base + S_AMT], chars[ch, base + S_TGT]
+        prim, amount, kind = T[T[0, R_CHAR0] + ch, base + S_PRIM], T[T[0, R_CHAR0] + ch, base + S_AMT], T[T[0, R_CHAR0] + ch, base + S_TGT]
         if s < 2:
             if st[SEAT + p, S_HOSP] >= 0:
                 continue
-            target = pol.skill_target(st, chars, rng, p, prim, amount, kind)
+            target = pol.skill_target(st, T, rng, p, prim, amount, kind)
         elif kind == TG_SELF:
             target = p
         elif kind == TG_CANDIDATE:
             target = st[0, G_CAND]
         else:
-            target = pol.hostile_target(st, chars, rng, p, prim)
+            target = pol.hostile_target(st, T, rng, p, prim)
             if target < 0:
                 target = pol.random_other(st, rng, p, st[0, G_N], False)
         if kind == TG_OTHERS:
@@ -482,61 +487,59 @@ def fire_skills(st, tab, rng, p, trigger, venue):
             log_event(st, E_SKILL, p, s, prim)
             for q in range(st[0, G_N]):
                 if q != p:
-                    apply_effect(st, tab, rng, prim, amount, p, q, True)
+                    apply_effect(st, T, rng, prim, amount, p, q, True)
             continue
         if target < 0:
             continue
         log_event(st, E_SKILL, p, s, prim)
-        apply_effect(st, tab, rng, prim, amount, p, target, True)
+        apply_effect(st, T, rng, prim, amount, p, target, True)
 
 
 @njit(cache=True, error_model="numpy")
-def apply_effect(st, tab, rng, prim, amount, actor, target, triggers):
+def apply_effect(st, T, rng, prim, amount, actor, target, triggers):
     """An effect, then (when ``triggers``) the target's skills triggered by a subpoena or hospital."""
-    apply_primitive(st, tab, rng, prim, amount, actor, target)
+    apply_primitive(st, T, rng, prim, amount, actor, target)
     if not triggers or target < 0 or st[SEAT + target, S_JAILED] != 0:
         return
     if prim == P_SUBPOENA:
-        fire_reactions(st, tab, rng, target, TR_SUBPOENAED)
+        fire_reactions(st, T, rng, target, TR_SUBPOENAED)
     elif prim == P_HOSPITAL:
-        fire_reactions(st, tab, rng, target, TR_HOSPITALIZED)
+        fire_reactions(st, T, rng, target, TR_HOSPITALIZED)
 
 
 @njit(cache=True, error_model="numpy")
-def fire_reactions(st, tab, rng, p, trigger):
+def fire_reactions(st, T, rng, p, trigger):
     """Skills triggered by a subpoena or a hospital stay; their own effects trigger nothing more."""
-    chars = tab[1]
     ch = st[SEAT + p, S_CHAR]
     for s in range(3):
         base = s * SKILL_COLS
-        if chars[ch, base + S_TRIG] != trigger:
+        if T[T[0, R_CHAR0] + ch, base + S_TRIG] != trigger:
             continue
         if s < 2 and st[SEAT + p, S_HOSP] >= 0:
             continue
-        prim, amount, kind = chars[ch, base + S_PRIM], chars[ch, base + S_AMT], chars[ch, base + S_TGT]
-        target = p if kind == TG_SELF else pol.hostile_target(st, chars, rng, p, prim)
+        prim, amount, kind = T[T[0, R_CHAR0] + ch, base + S_PRIM], T[T[0, R_CHAR0] + ch, base + S_AMT], T[T[0, R_CHAR0] + ch, base + S_TGT]
+        target = p if kind == TG_SELF else pol.hostile_target(st, T, rng, p, prim)
         if s < 2 and kind == TG_SELF and not pol.self_benefit(st, p, prim, amount):
             continue
         if target >= 0:
             log_event(st, E_SKILL, p, s, prim)
-            apply_primitive(st, tab, rng, prim, amount, p, target)
+            apply_primitive(st, T, rng, prim, amount, p, target)
 
 
 @njit(cache=True, error_model="numpy")
-def card_hostile_to(cards, k):
-    return pol.hostile_primitive(cards[k, C_P1], cards[k, C_A1]) or pol.hostile_primitive(
-        cards[k, C_P1 + 3], cards[k, C_A1 + 3]) or cards[k, C_T1] == TG_VENUE_SUPPORT
+def card_hostile_to(T, k):
+    return pol.hostile_primitive(T[CARD0 + k, C_P1], T[CARD0 + k, C_A1]) or pol.hostile_primitive(
+        T[CARD0 + k, C_P1 + 3], T[CARD0 + k, C_A1 + 3]) or T[CARD0 + k, C_T1] == TG_VENUE_SUPPORT
 
 
 @njit(cache=True, error_model="numpy")
-def try_cancel(st, tab, rng, victim, actor, k):
+def try_cancel(st, T, rng, victim, actor, k):
     """WI-CARD-5 (沙盤推演): the victim of a hostile card may cancel it with a response card."""
-    cards = tab[0]
     if victim == actor or st[SEAT + victim, S_JAILED] != 0 or st[SEAT + victim, S_HOSP] >= 0:
         return False
     for i in range(st[SEAT + victim, S_HAND_N]):
         r = st[HAND + victim, i]
-        if cards[r, C_TYPE] == STRATEGY and cards[r, C_TIMING] == T_RESPONSE:
+        if T[CARD0 + r, C_TYPE] == STRATEGY and T[CARD0 + r, C_TIMING] == T_RESPONSE:
             if not pol.wants_cancel(st, rng, victim, actor):
                 return False
             to_discard(st, take_from_hand(st, victim, i))
@@ -547,83 +550,79 @@ def try_cancel(st, tab, rng, victim, actor, k):
 
 
 @njit(cache=True, error_model="numpy")
-def card_effects(st, tab, rng, k, actor, target):
+def card_effects(st, T, rng, k, actor, target):
     """Both effects of card k played by actor; ``target`` is the chosen/candidate player."""
-    cards = tab[0]
     for e in range(2):
-        prim, amount, kind = cards[k, C_P1 + 3 * e], cards[k, C_A1 + 3 * e], cards[k, C_T1 + 3 * e]
+        prim, amount, kind = T[CARD0 + k, C_P1 + 3 * e], T[CARD0 + k, C_A1 + 3 * e], T[CARD0 + k, C_T1 + 3 * e]
         if prim == P_NONE:
             continue
         if kind == TG_SELF:
-            apply_effect(st, tab, rng, prim, amount, actor, actor, True)
+            apply_effect(st, T, rng, prim, amount, actor, actor, True)
         elif kind == TG_OTHERS:
             for q in range(st[0, G_N]):
                 if q != actor:
-                    apply_effect(st, tab, rng, prim, amount, actor, q, True)
+                    apply_effect(st, T, rng, prim, amount, actor, q, True)
         elif kind == TG_VENUE_SUPPORT or kind == TG_VENUE_OBSTRUCTION:
-            remove_slot_card(st, tab, SUPPORT if kind == TG_VENUE_SUPPORT else OBSTRUCTION)
+            remove_slot_card(st, T, SUPPORT if kind == TG_VENUE_SUPPORT else OBSTRUCTION)
         else:
-            apply_effect(st, tab, rng, prim, amount, actor, target, True)
+            apply_effect(st, T, rng, prim, amount, actor, target, True)
 
 
 @njit(cache=True, error_model="numpy")
-def remove_slot_card(st, tab, card_type):
+def remove_slot_card(st, T, card_type):
     """離間 / 轉移焦點: the first card of this type on the venue goes to the discard pile."""
-    cards = tab[0]
     for s in range(st[0, G_SLOT_N]):
         k = st[PILES + PILE_SLOT_CARD, s]
-        if k >= 0 and cards[k, C_TYPE] == card_type:
+        if k >= 0 and T[CARD0 + k, C_TYPE] == card_type:
             to_discard(st, k)
             st[PILES + PILE_SLOT_CARD, s] = -1
             return
 
 
 @njit(cache=True, error_model="numpy")
-def slot_has(st, tab, card_type):
-    cards = tab[0]
+def slot_has(st, T, card_type):
     for s in range(st[0, G_SLOT_N]):
         k = st[PILES + PILE_SLOT_CARD, s]
-        if k >= 0 and cards[k, C_TYPE] == card_type:
+        if k >= 0 and T[CARD0 + k, C_TYPE] == card_type:
             return True
     return False
 
 
 # ----------------------------------------------------------------------------------------- meetings
 @njit(cache=True, error_model="numpy")
-def pass_meeting(st, tab, rng, s, j, q):
+def pass_meeting(st, T, rng, s, j, q):
     """WI-CARD-4: s passes meeting card j face down to q; q carries it out if of the camp asked;
     the card goes back into the meeting pile, shuffled (WI-MEET-1), or out of the game (WI-MEET-3)."""
-    meets, R = tab[2], tab[3]
     m = st[MHAND + s, j]
     last = st[SEAT + s, S_MEET_N] - 1
     st[MHAND + s, j] = st[MHAND + s, last]
     st[SEAT + s, S_MEET_N] = last
-    asked = meets[m, M_CAMP]
+    asked = T[T[0, R_MEET0] + m, M_CAMP]
     yes = st[SEAT + q, S_CAMP] == asked
     log_event(st, E_MEETING, s, q, m * 2 + (1 if yes else 0))
     if yes:
-        prim, amount = meets[m, M_PRIM], meets[m, M_AMT]
-        if meets[m, M_TGT] == TG_SENDER:
+        prim, amount = T[T[0, R_MEET0] + m, M_PRIM], T[T[0, R_MEET0] + m, M_AMT]
+        if T[T[0, R_MEET0] + m, M_TGT] == TG_SENDER:
             if prim == P_MOVE:
                 move_votes(st, q, s, amount)
             elif prim == P_PEEK:
                 learn_camp(st, s, q)
             else:
-                apply_primitive(st, tab, rng, prim, amount, q, s)
+                apply_primitive(st, T, rng, prim, amount, q, s)
         else:
-            apply_primitive(st, tab, rng, prim, amount, s, q)
+            apply_primitive(st, T, rng, prim, amount, s, q)
     side = st[SEAT + s, S_SIDE]
     if side >= 0 and not (st[SEAT + s, S_KNOWN] >> q) & 1:
         if asked == side or yes:
             st[SEAT + s, S_KNOWN] |= np.int64(1) << np.int64(q)
             st[SEAT + s, S_BELIEF + q] = 1000 if yes and asked == side else 0
         else:
-            others = R[0, R_BLUE + asked] - (1 if st[SEAT + s, S_CAMP] == asked else 0)
+            others = T[0, R_BLUE + asked] - (1 if st[SEAT + s, S_CAMP] == asked else 0)
             p_asked = 1000 * others // max(1, st[0, G_N] - 1)
             if p_asked < 1000:
                 st[SEAT + s, S_BELIEF + q] = min(999, st[SEAT + s, S_BELIEF + q] * 1000 // (1000 - p_asked))
     st[0, G_MEET_USED] += 1
-    if R[0, R_MEET_REMOVE] == 0:
+    if T[0, R_MEET_REMOVE] == 0:
         st[PILES + PILE_MDECK, st[0, G_MDECK_N]] = m
         st[0, G_MDECK_N] += 1
         shuffle(rng, st[PILES + PILE_MDECK, :st[0, G_MDECK_N]])
@@ -641,34 +640,32 @@ def take_meeting_card(st, p):
 
 # ----------------------------------------------------------------------------------------- action turns
 @njit(cache=True, error_model="numpy")
-def play_slot_card(st, tab, p, i):
+def play_slot_card(st, T, p, i):
     """WI-CARD-1/2: a support or obstruction card goes into an empty venue slot."""
-    cards = tab[0]
     k = take_from_hand(st, p, i)
     st[PILES + PILE_SLOT_CARD, st[0, G_SLOT_N]] = k
     st[PILES + PILE_SLOT_OWNER, st[0, G_SLOT_N]] = p
     st[0, G_SLOT_N] += 1
     mark_played(st, p, k)
     log_event(st, E_PLAY, p, k, st[0, G_CAND])
-    observe(st, p, st[0, G_CAND], cards[k, C_TYPE] == SUPPORT)
+    observe(st, p, st[0, G_CAND], T[CARD0 + k, C_TYPE] == SUPPORT)
 
 
 @njit(cache=True, error_model="numpy")
-def play_strategy_card(st, tab, rng, p, i, target, code):
+def play_strategy_card(st, T, rng, p, i, target, code):
     """WI-CARD-3: a strategy card in front of the player, resolved at once, then discarded."""
-    cards = tab[0]
     k = take_from_hand(st, p, i)
     mark_played(st, p, k)
     log_event(st, code, p, k, target)
-    hostile = card_hostile_to(cards, k)
+    hostile = card_hostile_to(T, k)
     if hostile and target != p:
         observe(st, p, target, False)
-        if try_cancel(st, tab, rng, target, p, k):
+        if try_cancel(st, T, rng, target, p, k):
             to_discard(st, k)
             return
     elif target != p:
         observe(st, p, target, True)
-    card_effects(st, tab, rng, k, p, target)
+    card_effects(st, T, rng, k, p, target)
     to_discard(st, k)
 
 
@@ -679,11 +676,10 @@ def turn_over(st):
 
 
 @njit(cache=True, error_model="numpy")
-def play_step(st, tab, rng, p):
+def play_step(st, T, rng, p):
     """WI-TURN-3: play any number of cards: support/obstruction into slots, strategy in front,
     meeting cards passed face down."""
-    cards, chars = tab[0], tab[1]
-    slots = tab[3][0, R_SLOTS]
+    slots = T[0, R_SLOTS]
     for _ in range(2):
         played = False
         i = st[SEAT + p, S_HAND_N] - 1
@@ -694,14 +690,14 @@ def play_step(st, tab, rng, p):
                 i = st[SEAT + p, S_HAND_N] - 1
                 continue
             k = st[HAND + p, i]
-            if cards[k, C_TYPE] != STRATEGY:
-                if st[0, G_SLOT_N] < slots and pol.slot_card_wanted(st, cards, chars, rng, p, k):
-                    play_slot_card(st, tab, p, i)
+            if T[CARD0 + k, C_TYPE] != STRATEGY:
+                if st[0, G_SLOT_N] < slots and pol.slot_card_wanted(st, T, rng, p, k):
+                    play_slot_card(st, T, p, i)
                     played = True
-            elif cards[k, C_TIMING] == T_ACTION:
-                target = pol.action_card_target(st, cards, chars, rng, p, k, cards[k, C_T1])
+            elif T[CARD0 + k, C_TIMING] == T_ACTION:
+                target = pol.action_card_target(st, T, rng, p, k, T[CARD0 + k, C_T1])
                 if target >= 0:
-                    play_strategy_card(st, tab, rng, p, i, target, E_PLAY)
+                    play_strategy_card(st, T, rng, p, i, target, E_PLAY)
                     played = True
             i -= 1
         for j in range(st[SEAT + p, S_MEET_N] - 1, -1, -1):
@@ -709,42 +705,40 @@ def play_step(st, tab, rng, p):
                 return
             q = pol.meeting_target(st, rng, p)
             if q >= 0:
-                pass_meeting(st, tab, rng, p, j, q)
+                pass_meeting(st, T, rng, p, j, q)
         if not played:
             return
 
 
 @njit(cache=True, error_model="numpy")
-def discard_step(st, tab, rng, p):
+def discard_step(st, T, rng, p):
     """WI-TURN-5: down to the hand limit; WI-MEET-2: three of those cards may buy a meeting card."""
-    R = tab[3]
-    limit, trade = R[0, R_LIMIT], R[0, R_TRADE]
+    limit, trade = T[0, R_LIMIT], T[0, R_TRADE]
     if st[SEAT + p, S_HAND_N] - limit >= trade and st[0, G_MDECK_N] > 0 and pol.wants_trade(st, rng, p):
-        discard_cards(st, tab, rng, p, trade)
+        discard_cards(st, T, rng, p, trade)
         take_meeting_card(st, p)
         log_event(st, E_TRADE, p, trade, 0)
     excess = st[SEAT + p, S_HAND_N] - limit
     if excess > 0:
-        discard_cards(st, tab, rng, p, excess)
+        discard_cards(st, T, rng, p, excess)
 
 
 @njit(cache=True, error_model="numpy")
-def action_turn(st, tab, rng, p, extra_draw):
+def action_turn(st, T, rng, p, extra_draw):
     """WI-TURN-1..5: turn start (skills), draw 2, play cards, discard to 5."""
     log_event(st, E_TURN, p, 0, 0)
-    fire_skills(st, tab, rng, p, TR_TURN_START, st[0, G_VENUE])
+    fire_skills(st, T, rng, p, TR_TURN_START, st[0, G_VENUE])
     if turn_over(st):
         return
-    draw_cards(st, rng, p, tab[3][0, R_DRAW] + extra_draw)
-    play_step(st, tab, rng, p)
+    draw_cards(st, rng, p, T[0, R_DRAW] + extra_draw)
+    play_step(st, T, rng, p)
     if st[SEAT + p, S_JAILED] == 0 and st[SEAT + p, S_HOSP] < 0:
-        discard_step(st, tab, rng, p)
+        discard_step(st, T, rng, p)
 
 
 @njit(cache=True, error_model="numpy")
-def reactive_phase(st, tab, rng, c):
+def reactive_phase(st, T, rng, c):
     """WI-TURN-6: after the candidate ends the action phase, the others may play reactive cards."""
-    cards = tab[0]
     n = st[0, G_N]
     for j in range(1, n):
         p = (c + j) % n
@@ -756,11 +750,11 @@ def reactive_phase(st, tab, rng, c):
             if i >= st[SEAT + p, S_HAND_N]:
                 continue
             k = st[HAND + p, i]
-            if cards[k, C_TYPE] != STRATEGY or cards[k, C_TIMING] != T_REACTIVE:
+            if T[CARD0 + k, C_TYPE] != STRATEGY or T[CARD0 + k, C_TIMING] != T_REACTIVE:
                 continue
-            if pol.reactive_wanted(st, cards, rng, p, k, slot_has(st, tab, SUPPORT),
-                                   slot_has(st, tab, OBSTRUCTION)):
-                play_strategy_card(st, tab, rng, p, i, c, E_REACT)
+            if pol.reactive_wanted(st, T, rng, p, k, slot_has(st, T, SUPPORT),
+                                   slot_has(st, T, OBSTRUCTION)):
+                play_strategy_card(st, T, rng, p, i, c, E_REACT)
 
 
 # ----------------------------------------------------------------------------------------- venues
@@ -783,9 +777,9 @@ def sweep_best(dice, k):
 
 
 @njit(cache=True, error_model="numpy")
-def street_sweep(st, tab, rng, c, bonus):
+def street_sweep(st, T, rng, c, bonus):
     """WI-V-SWEEP-1..3: two dice, one more per support step (up to the dice in the box)."""
-    k = min(tab[3][0, R_DICE], 2 + bonus)
+    k = min(T[0, R_DICE], 2 + bonus)
     dice = np.zeros(6, dtype=np.int64)
     for i in range(k):
         dice[i] = randbelow(rng, 6) + 1
@@ -796,12 +790,11 @@ def street_sweep(st, tab, rng, c, bonus):
 
 
 @njit(cache=True, error_model="numpy")
-def legislature(st, tab, rng, c, bonus):
+def legislature(st, T, rng, c, bonus):
     """WI-V-LEG-1/2/4: show of hands after coordination; at least half of the players in the game
     pass the bill and the candidate shares out 3 votes (one to each voter it bought)."""
-    R = tab[3]
     n = st[0, G_N]
-    share = R[0, R_LEG]
+    share = T[0, R_LEG]
     voters = active_count(st)
     yes = 1 + bonus
     willing = np.zeros(n, dtype=np.int64)
@@ -847,10 +840,9 @@ def legislature(st, tab, rng, c, bonus):
 
 
 @njit(cache=True, error_model="numpy")
-def poaching(st, tab, rng, c, bonus):
+def poaching(st, T, rng, c, bonus):
     """WI-V-POACH-1..4: extra draws per support step; the candidate lays cards, the target matches
     kind for kind as far as it can; the candidate takes the difference in plain votes."""
-    cards = tab[0]
     draw_cards(st, rng, c, bonus)
     q = pol.poach_target(st, rng, c)
     if q < 0:
@@ -861,7 +853,7 @@ def poaching(st, tab, rng, c, bonus):
     while i >= 0:
         if pol.poach_plays_card(st, rng, c):
             k = take_from_hand(st, c, i)
-            laid[cards[k, C_TYPE]] += 1
+            laid[T[CARD0 + k, C_TYPE]] += 1
             to_discard(st, k)
         i -= 1
     matched = 0
@@ -870,7 +862,7 @@ def poaching(st, tab, rng, c, bonus):
             need = laid[t]
             i = st[SEAT + q, S_HAND_N] - 1
             while i >= 0 and need > 0:
-                if cards[st[HAND + q, i], C_TYPE] == t:
+                if T[CARD0 + st[HAND + q, i], C_TYPE] == t:
                     to_discard(st, take_from_hand(st, q, i))
                     need -= 1
                     matched += 1
@@ -892,9 +884,8 @@ def debate_requirement(d0, d, combined):
 
 
 @njit(cache=True, error_model="numpy")
-def find_debate_cards(st, tab, q, case, count, issue, picks):
+def find_debate_cards(st, T, q, case, count, issue, picks):
     """Hand indices of q that meet the requirement (into ``picks``); False if q cannot."""
-    cards = tab[0]
     n_hand = st[SEAT + q, S_HAND_N]
     if case == 2:
         if n_hand < count:
@@ -910,7 +901,7 @@ def find_debate_cards(st, tab, q, case, count, issue, picks):
             k = st[HAND + q, i]
             if used[i]:
                 continue
-            if (case == 0 and k == want) or (case == 1 and cards[k, C_TYPE] == cards[want, C_TYPE]):
+            if (case == 0 and k == want) or (case == 1 and T[CARD0 + k, C_TYPE] == T[CARD0 + want, C_TYPE]):
                 found = i
                 break
         if found < 0:
@@ -933,9 +924,8 @@ def drop_indices(st, q, picks, count):
 
 
 @njit(cache=True, error_model="numpy")
-def tv_debate(st, tab, rng, c, bonus):
+def tv_debate(st, T, rng, c, bonus):
     """WI-V-DEBATE-3..9: issue card(s), the candidate's die, each debater's die and requirement."""
-    R = tab[3]
     n = st[0, G_N]
     debaters = 0
     for q in range(n):
@@ -945,12 +935,12 @@ def tv_debate(st, tab, rng, c, bonus):
     issue = np.full(2, -1, dtype=np.int64)
     n_issue = 0
     if st[SEAT + c, S_HAND_N] > 0:
-        first = pol.issue_choice(st, tab[0], rng, c)
+        first = pol.issue_choice(st, T, rng, c)
         if first >= 0:
             issue[0] = take_from_hand(st, c, first)
             n_issue = 1
             if bonus >= 1 and st[SEAT + c, S_HAND_N] > 0 and pol.wants_combined(st, rng, c):
-                issue[1] = take_from_hand(st, c, pol.issue_choice(st, tab[0], rng, c) % max(
+                issue[1] = take_from_hand(st, c, pol.issue_choice(st, T, rng, c) % max(
                     1, st[SEAT + c, S_HAND_N]))
                 n_issue = 2
     log_event(st, E_ISSUE, issue[0], issue[1], n_issue)
@@ -962,18 +952,18 @@ def tv_debate(st, tab, rng, c, bonus):
         if st[SEAT + q, S_DEBATER] == 0 or st[SEAT + q, S_JAILED] != 0:
             continue
         if n_issue == 0:
-            gain_votes(st, q, R[0, R_DEB_WIN])  # no issue or no cards: everyone succeeds
+            gain_votes(st, q, T[0, R_DEB_WIN])  # no issue or no cards: everyone succeeds
             log_event(st, E_DEBATE, q, 0, 1)
             continue
         d = randbelow(rng, 6) + 1
         case, count = debate_requirement(d0, d, n_issue == 2)
-        able = count <= picks.shape[0] and find_debate_cards(st, tab, q, case, count, issue, picks)
+        able = count <= picks.shape[0] and find_debate_cards(st, T, q, case, count, issue, picks)
         if able and pol.debates_to_win(st, rng, q, c, st[0, G_DELTA]):
             drop_indices(st, q, picks, count)
-            gain_votes(st, q, R[0, R_DEB_WIN])
+            gain_votes(st, q, T[0, R_DEB_WIN])
             log_event(st, E_DEBATE, q, d0 * 10 + d, 1)
         else:
-            discard_cards(st, tab, rng, q, 1)
+            discard_cards(st, T, rng, q, 1)
             change_votes(st, c, 1)
             gained += 1
             log_event(st, E_DEBATE, q, d0 * 10 + d, 0)
@@ -983,30 +973,28 @@ def tv_debate(st, tab, rng, c, bonus):
 
 
 @njit(cache=True, error_model="numpy")
-def venue_effect(st, tab, rng, c, venue, bonus):
+def venue_effect(st, T, rng, c, venue, bonus):
     """The chosen venue's effect with its support bonus; returns the candidate's gain."""
-    R = tab[3]
     if venue == RALLY:  # WI-V-RALLY-1/2
-        votes = R[0, R_RALLY] + bonus
+        votes = T[0, R_RALLY] + bonus
         change_votes(st, c, votes)
         return votes
     if venue == GRASSROOTS:  # WI-V-GRASS-1/2
-        return gain_iron(st, c, R[0, R_GRASS] + bonus)
+        return gain_iron(st, c, T[0, R_GRASS] + bonus)
     if venue == STREET_SWEEP:
-        return street_sweep(st, tab, rng, c, bonus)
+        return street_sweep(st, T, rng, c, bonus)
     if venue == LEGISLATURE:
-        return legislature(st, tab, rng, c, bonus)
+        return legislature(st, T, rng, c, bonus)
     if venue == POACHING:
-        return poaching(st, tab, rng, c, bonus)
-    return tv_debate(st, tab, rng, c, bonus)
+        return poaching(st, T, rng, c, bonus)
+    return tv_debate(st, T, rng, c, bonus)
 
 
 # ----------------------------------------------------------------------------------------- settlement
 @njit(cache=True, error_model="numpy")
-def settle(st, tab, rng, c, vstats):
+def settle(st, T, rng, c, vstats):
     """WI-SETTLE-1..5: card effects, then (unless jailed) venue effect and support bonus; the
     candidate's vote changes are summed and applied once, never below zero."""
-    cards, R = tab[0], tab[3]
     venue = st[0, G_VENUE]
     st[0, G_SETTLING] = 1
     st[0, G_DELTA] = 0
@@ -1017,24 +1005,24 @@ def settle(st, tab, rng, c, vstats):
         if k < 0:
             continue
         owner = st[PILES + PILE_SLOT_OWNER, s]
-        if cards[k, C_TYPE] == SUPPORT:
+        if T[CARD0 + k, C_TYPE] == SUPPORT:
             support += 1
-        elif card_hostile_to(cards, k) and try_cancel(st, tab, rng, c, owner, k):
+        elif card_hostile_to(T, k) and try_cancel(st, T, rng, c, owner, k):
             continue
         log_event(st, E_RESOLVE, owner, k, c)
-        card_effects(st, tab, rng, k, owner, c)
+        card_effects(st, T, rng, k, owner, c)
         if st[SEAT + c, S_JAILED] != 0:  # WI-SETTLE-2
             break
     if st[SEAT + c, S_JAILED] == 0:
-        fire_skills(st, tab, rng, c, TR_OWN_CAMPAIGN, venue)
+        fire_skills(st, T, rng, c, TR_OWN_CAMPAIGN, venue)
         for q in range(st[0, G_N]):
             if q != c:
-                fire_skills(st, tab, rng, q, TR_OTHERS_CAMPAIGN, venue)
+                fire_skills(st, T, rng, q, TR_OTHERS_CAMPAIGN, venue)
     gain = 0
     support += st[0, G_EXTRA_SUP]
     if st[SEAT + c, S_JAILED] == 0:
-        bonus = support // R[0, R_SUP_PER]
-        gain = venue_effect(st, tab, rng, c, venue, bonus)
+        bonus = support // T[0, R_SUP_PER]
+        gain = venue_effect(st, T, rng, c, venue, bonus)
     st[0, G_SETTLING] = 0
     delta = st[0, G_DELTA]
     st[0, G_DELTA] = 0
@@ -1049,7 +1037,7 @@ def settle(st, tab, rng, c, vstats):
                 if st[SEAT + q, S_DEBATER] != 0:
                     walkover = False
             if walkover:
-                gain += gain_votes(st, c, R[0, R_DEB_WALK])  # WI-V-DEBATE-3
+                gain += gain_votes(st, c, T[0, R_DEB_WALK])  # WI-V-DEBATE-3
         bucket = 0 if support < 2 else (1 if support < 4 else 2)
         vstats[venue, bucket, 0] += 1
         vstats[venue, bucket, 1] += gain
@@ -1066,11 +1054,10 @@ def can_declare(st, p):
 
 
 @njit(cache=True, error_model="numpy")
-def politician_goal_met(st, tab, p):
+def politician_goal_met(st, T, p):
     """WI-END-3: a politician's own condition (camp elections are handled by the caller)."""
-    chars = tab[1]
     ch = st[SEAT + p, S_CHAR]
-    cond, amount = chars[ch, CH_WIN], chars[ch, CH_WIN_AMT]
+    cond, amount = T[T[0, R_CHAR0] + ch, CH_WIN], T[T[0, R_CHAR0] + ch, CH_WIN_AMT]
     if cond == W_JAILED:  # the one condition a jailed politician may still meet (WI-JAIL-4)
         jailed = 0
         for q in range(st[0, G_N]):
@@ -1112,11 +1099,10 @@ def camp_wins(st, camp):
 
 
 @njit(cache=True, error_model="numpy")
-def check_endings(st, tab):
+def check_endings(st, T):
     """WI-END-1..5 outside settlement: the last player out of jail; both camps at once raise the
     threshold (WI-V-LEG-3); politicians' own conditions; a camp's election (taken by a politician
     whose goal it is)."""
-    chars = tab[1]
     if st[0, G_ENDED] != 0:
         return
     n = st[0, G_N]
@@ -1140,8 +1126,8 @@ def check_endings(st, tab):
         if st[SEAT + p, S_CAMP] != POLITICIAN:
             continue
         ch = st[SEAT + p, S_CHAR]
-        depends = camp >= 0 and chars[ch, CH_WIN] == W_CAMP and chars[ch, CH_WIN_AMT] == camp
-        if (depends and can_declare(st, p)) or politician_goal_met(st, tab, p):
+        depends = camp >= 0 and T[T[0, R_CHAR0] + ch, CH_WIN] == W_CAMP and T[T[0, R_CHAR0] + ch, CH_WIN_AMT] == camp
+        if (depends and can_declare(st, p)) or politician_goal_met(st, T, p):
             st[SEAT + p, S_WON] = 1
             log_event(st, E_WIN, p, POLITICIAN, 0)
             winners += 1
@@ -1153,13 +1139,13 @@ def check_endings(st, tab):
 
 
 @njit(cache=True, error_model="numpy")
-def forced_count(st, tab):
+def forced_count(st, T):
     """WI-END-4: after the last round or with the pool empty: (A) politicians meeting their
     condition; (B) a politician out of jail with the most votes; (C) the camp with more votes."""
     n = st[0, G_N]
     winners = 0
     for p in range(n):
-        if st[SEAT + p, S_CAMP] == POLITICIAN and politician_goal_met(st, tab, p):
+        if st[SEAT + p, S_CAMP] == POLITICIAN and politician_goal_met(st, T, p):
             st[SEAT + p, S_WON] = 1
             winners += 1
     if winners == 0:
@@ -1198,24 +1184,23 @@ def forced_count(st, tab):
 
 # ----------------------------------------------------------------------------------------- a game
 @njit(cache=True, error_model="numpy")
-def setup(st, tab, rng, deck0, mdeck0, bots):
+def setup(st, T, rng, deck0, mdeck0, bots):
     """WI-SETUP-1..7: characters, camps, pool, hands, meeting cards, starting votes."""
-    chars, R = tab[1], tab[3]
     st[0:SEAT + MAX_PLAYERS, :] = 0
-    n = R[0, R_PLAYERS]
+    n = T[0, R_PLAYERS]
     st[0, G_N] = n
-    st[0, G_POOL] = R[0, R_POOL]
-    st[0, G_IRON_LEFT] = R[0, R_IRON]
-    st[0, G_THRESH] = R[0, R_THRESH]
+    st[0, G_POOL] = T[0, R_POOL]
+    st[0, G_IRON_LEFT] = T[0, R_IRON]
+    st[0, G_THRESH] = T[0, R_THRESH]
     # characters: deal some each from the shuffled pile, keep one (WI-SETUP-1)
-    order = np.arange(chars.shape[0])
+    order = np.arange(T[0, R_MEET0] - T[0, R_CHAR0])
     shuffle(rng, order)
-    dealt = R[0, R_CHARS_DEALT]
+    dealt = T[0, R_CHARS_DEALT]
     # camps: the camp cards for this player count, shuffled, one each (WI-SETUP-2)
     camps = np.empty(n, dtype=np.int64)
     i = 0
     for camp in range(3):
-        for _ in range(R[0, R_BLUE + camp]):
+        for _ in range(T[0, R_BLUE + camp]):
             camps[i] = camp
             i += 1
     shuffle(rng, camps)
@@ -1225,7 +1210,7 @@ def setup(st, tab, rng, deck0, mdeck0, bots):
         best = order[p * dealt]
         for d in range(1, dealt):
             other = order[p * dealt + d]
-            if pol.pick_character(st[SEAT + p, S_BOT], chars[best, CH_SCORE], chars[other, CH_SCORE], rng) == 1:
+            if pol.pick_character(st[SEAT + p, S_BOT], T[T[0, R_CHAR0] + best, CH_SCORE], T[T[0, R_CHAR0] + other, CH_SCORE], rng) == 1:
                 best = other
         st[SEAT + p, S_CHAR] = best
         st[SEAT + p, S_HOSP] = -1
@@ -1234,10 +1219,10 @@ def setup(st, tab, rng, deck0, mdeck0, bots):
         side = camps[p]
         if side == POLITICIAN:
             ch = st[SEAT + p, S_CHAR]
-            side = chars[ch, CH_WIN_AMT] if st[SEAT + p, S_BOT] == BOT_POLITICIAN and chars[ch, CH_WIN] == W_CAMP else -1
+            side = T[T[0, R_CHAR0] + ch, CH_WIN_AMT] if st[SEAT + p, S_BOT] == BOT_POLITICIAN and T[T[0, R_CHAR0] + ch, CH_WIN] == W_CAMP else -1
         st[SEAT + p, S_SIDE] = side
         if side >= 0:
-            same = R[0, R_BLUE + side] - (1 if camps[p] == side else 0)
+            same = T[0, R_BLUE + side] - (1 if camps[p] == side else 0)
             for q in range(n):
                 st[SEAT + p, S_BELIEF + q] = 1000 * same // (n - 1)
             st[SEAT + p, S_BELIEF + p] = 1000
@@ -1252,32 +1237,32 @@ def setup(st, tab, rng, deck0, mdeck0, bots):
     shuffle(rng, st[PILES + PILE_MDECK, :nm])
     st[0, G_MDECK_N] = nm
     for p in range(n):
-        for _ in range(R[0, R_HAND]):
+        for _ in range(T[0, R_HAND]):
             k = draw_one(st, rng)
             st[HAND + p, st[SEAT + p, S_HAND_N]] = k
             st[SEAT + p, S_HAND_N] += 1
-    if R[0, R_MEET_FEWER] != 0:  # (blue/green players - 1) cards, one each from seat 0
-        for p in range(R[0, R_BLUE] + R[0, R_GREEN] - 1):
+    if T[0, R_MEET_FEWER] != 0:  # (blue/green players - 1) cards, one each from seat 0
+        for p in range(T[0, R_BLUE] + T[0, R_GREEN] - 1):
             take_meeting_card(st, p % n)
     else:
         for p in range(n):
-            for _ in range(R[0, R_MEET]):
+            for _ in range(T[0, R_MEET]):
                 take_meeting_card(st, p)
     # starting votes from the pool (WI-SETUP-7)
     for p in range(n):
-        gain_votes(st, p, R[0, R_START])
+        gain_votes(st, p, T[0, R_START])
         log_event(st, E_SEAT, p, st[SEAT + p, S_CAMP], st[SEAT + p, S_CHAR])
 
 
 @njit(cache=True, error_model="numpy")
-def campaign_turn(st, tab, rng, c, vstats):
+def campaign_turn(st, T, rng, c, vstats):
     """WI-ROUND-3/4: venue, action turns from the candidate's right (candidate last), reactive
     cards, settlement; then the venue is cleared and hospital stays may end (WI-HOSP-2)."""
     n = st[0, G_N]
     st[0, G_TURN] += 1
     st[0, G_CAND] = c
     st[0, G_SLOT_N] = 0
-    venue = pol.pick_venue(st, tab[0], tab[1], rng, c)
+    venue = pol.pick_venue(st, T, rng, c)
     st[0, G_VENUE] = venue
     log_event(st, E_CAMPAIGN, c, venue, st[0, G_TURN])
     unwilling = 0
@@ -1301,12 +1286,12 @@ def campaign_turn(st, tab, rng, c, vstats):
         if st[SEAT + p, S_HOSP] >= 0:
             log_event(st, E_SKIP, p, 1, 0)
             continue
-        action_turn(st, tab, rng, p, unwilling if p == c and venue == TV_DEBATE else 0)
-        check_endings(st, tab)
+        action_turn(st, T, rng, p, unwilling if p == c and venue == TV_DEBATE else 0)
+        check_endings(st, T)
     if not turn_over(st):
-        reactive_phase(st, tab, rng, c)
+        reactive_phase(st, T, rng, c)
     if not turn_over(st):
-        settle(st, tab, rng, c, vstats)
+        settle(st, T, rng, c, vstats)
     for s in range(st[0, G_SLOT_N]):
         if st[PILES + PILE_SLOT_CARD, s] >= 0:
             to_discard(st, st[PILES + PILE_SLOT_CARD, s])
@@ -1317,16 +1302,15 @@ def campaign_turn(st, tab, rng, c, vstats):
         if q != c and st[SEAT + q, S_HOSP] >= 0 and st[SEAT + q, S_HOSP] < st[0, G_TURN]:
             st[SEAT + q, S_HOSP] = -1
             log_event(st, E_HOSP_OUT, q, 0, 0)
-    check_endings(st, tab)
+    check_endings(st, T)
 
 
 @njit(cache=True, error_model="numpy")
-def play_game(st, tab, rng, deck0, mdeck0, bots, vstats):
+def play_game(st, T, rng, deck0, mdeck0, bots, vstats):
     """One whole game (WI-ROUND-1/2): rounds of campaign turns from seat 0 until an ending."""
-    R = tab[3]
-    setup(st, tab, rng, deck0, mdeck0, bots)
+    setup(st, T, rng, deck0, mdeck0, bots)
     n = st[0, G_N]
-    for r in range(1, R[0, R_ROUNDS] + 1):
+    for r in range(1, T[0, R_ROUNDS] + 1):
         st[0, G_ROUND] = r
         log_event(st, E_ROUND, r, 0, 0)
         for c in range(n):
@@ -1337,13 +1321,13 @@ def play_game(st, tab, rng, deck0, mdeck0, bots, vstats):
             if st[SEAT + c, S_HOSP] >= 0:  # WI-HOSP-2: the hospital skips the turn
                 log_event(st, E_SKIP, c, 2, 0)
                 continue
-            campaign_turn(st, tab, rng, c, vstats)
+            campaign_turn(st, T, rng, c, vstats)
             if st[0, G_ENDED] == 0 and st[0, G_POOL] == 0:
-                forced_count(st, tab)  # WI-END-4: the pool ran dry
+                forced_count(st, T)  # WI-END-4: the pool ran dry
         if st[0, G_ENDED] != 0:
             break
     if st[0, G_ENDED] == 0:
-        forced_count(st, tab)  # WI-END-4: the last round is over
+        forced_count(st, T)  # WI-END-4: the last round is over
 
 
 @njit(cache=True, error_model="numpy")
@@ -1379,21 +1363,29 @@ def record(st, row):
 
 
 @njit(cache=True, error_model="numpy")
-def play_batch(seed, start, count, tab, deck0, mdeck0, bots, rows, vstats, st):
+def play_batch(seed, start, count, T, deck0, mdeck0, bots, rows, vstats, st):
     """Games start .. start+count-1 of the run ``seed``; game i uses game_stream(seed, i) alone.
     ``st`` is one game's arrays (state.new_state), reused game after game."""
     rng = np.empty(4, dtype=np.uint64)
     for i in range(count):
         seed_stream(rng, seed, start + i)
-        play_game(st, tab, rng, deck0, mdeck0, bots, vstats)
+        play_game(st, T, rng, deck0, mdeck0, bots, vstats)
         record(st, rows[i])
 
 
 # ----------------------------------------------------------------------------------------- packing
-def rule_row(rules) -> np.ndarray:
-    """The rule values the kernel reads, as one int64 row (R_* columns)."""
+def table(cat, rules) -> np.ndarray:
+    """Rules and catalogue as one int64 array T: row 0 the rule values (R_* columns), then the card
+    rows from CARD0, the character rows from T[0, R_CHAR0], the meeting rows from T[0, R_MEET0]."""
+    kinds, n_chars = cat.card_table.shape[0], cat.char_table.shape[0]
+    T = np.zeros((CARD0 + kinds + n_chars + cat.meeting_table.shape[0], T_WIDTH), dtype=np.int64)
+    T[CARD0:CARD0 + kinds, :CARD_COLS] = cat.card_table
+    T[CARD0 + kinds:CARD0 + kinds + n_chars, :CHAR_COLS] = cat.char_table
+    T[CARD0 + kinds + n_chars:, :MEET_COLS] = cat.meeting_table
+    T[0, R_CHAR0] = CARD0 + kinds
+    T[0, R_MEET0] = CARD0 + kinds + n_chars
     blue, green, politician = rules.camps()
-    R = np.zeros((1, R_SIZE), dtype=np.int64)
+    R = T[0:1]
     values = {
         R_PLAYERS: rules.players, R_BLUE: blue, R_GREEN: green, R_POL: politician,
         R_POOL: rules.pool(), R_START: rules.start_votes(), R_ROUNDS: rules.rounds(),
@@ -1407,7 +1399,7 @@ def rule_row(rules) -> np.ndarray:
     }
     for key, value in values.items():
         R[0, key] = value
-    return R
+    return T
 
 
 @cache
@@ -1416,23 +1408,22 @@ def _packed(rules_json: str, catalogue_name: str):
 
     rules = WonderfulIslandRules.model_validate_json(rules_json)
     cat = load_catalogue(catalogue_name)
-    tab = (cat.card_table.copy(), cat.char_table.copy(), cat.meeting_table.copy(), rule_row(rules))
-    return tab, cat.deck.copy(), cat.meeting_deck.copy()
+    return table(cat, rules), cat.deck.copy(), cat.meeting_deck.copy()
 
 
 def pack(rules):
-    """(tab, deck, meeting deck) for the kernel, built once per rules value."""
+    """(T, deck, meeting deck) for the kernel, built once per rules value."""
     return _packed(rules.model_dump_json(), rules.catalogue)
 
 
 def run_batch(rules, bots: np.ndarray, seed: int, start: int, count: int, log_events: int = 0):
     """Play a batch; returns (rows [count, O_SIZE], venue stats [6, 3, 3], log)."""
-    tab, deck0, mdeck0 = pack(rules)
+    T, deck0, mdeck0 = pack(rules)
     rows = np.zeros((count, O_SIZE), dtype=np.int64)
     vstats = np.zeros((6, 3, 3), dtype=np.int64)
     st = new_state(log_events)
     st[LOG:, :] = -1  # the unused rest of a trace log reads as code -1
-    play_batch(np.uint64(seed), np.int64(start), np.int64(count), tab, deck0, mdeck0,
+    play_batch(np.uint64(seed), np.int64(start), np.int64(count), T, deck0, mdeck0,
                np.asarray(bots, dtype=np.int64), rows, vstats, st)
     return rows, vstats, st[LOG:].reshape(-1)
 

@@ -25,6 +25,7 @@ from sim.games.wonderful_island.catalogue import C_COPIES, C_P1, C_TYPE, C_VALUE
 from sim.games.wonderful_island.state import (
     BOT_POLITICIAN,
     BOT_RANDOM,
+    CARD0,
     G_CAND,
     G_N,
     G_THRESH,
@@ -41,6 +42,7 @@ from sim.games.wonderful_island.state import (
     P_SUBPOENA,
     P_VOTES,
     POACHING,
+    R_CHAR0,
     RALLY,
     S_BELIEF,
     S_BOT,
@@ -99,11 +101,11 @@ def total_votes(st, p):
 
 
 @njit(cache=True, error_model="numpy")
-def goal(st, chars, p):
+def goal(st, T, p):
     """The politician bot's win condition kind (-1 for every other bot)."""
     if st[SEAT + p, S_BOT] != BOT_POLITICIAN:
         return -1
-    return chars[st[SEAT + p, S_CHAR], CH_WIN]
+    return T[T[0, R_CHAR0] + st[SEAT + p, S_CHAR], CH_WIN]
 
 
 @njit(cache=True, error_model="numpy")
@@ -175,12 +177,12 @@ def most_uncertain(st, p, n):
 
 
 @njit(cache=True, error_model="numpy")
-def hostile_target(st, chars, rng, p, prim):
+def hostile_target(st, T, rng, p, prim):
     """Whom p aims a hostile effect at (-1: hold the card)."""
     n = st[0, G_N]
     if st[SEAT + p, S_BOT] == BOT_RANDOM:
         return random_other(st, rng, p, n, prim == P_MOVE)
-    if goal(st, chars, p) == W_JAILED and prim == P_SUBPOENA:
+    if goal(st, T, p) == W_JAILED and prim == P_SUBPOENA:
         return nearest_to_jail(st, p, n)
     if prim == P_SUBPOENA:
         for q in range(n):  # a rival one subpoena from jail goes first
@@ -202,9 +204,9 @@ def self_benefit(st, p, prim, amount):
 
 
 @njit(cache=True, error_model="numpy")
-def action_card_target(st, cards, chars, rng, p, k, target_kind):
+def action_card_target(st, T, rng, p, k, target_kind):
     """WI-TURN-3: whom p plays strategy card k on at its action step (-1: keep it)."""
-    prim = cards[k, C_P1]
+    prim = T[CARD0 + k, C_P1]
     n = st[0, G_N]
     bot = st[SEAT + p, S_BOT]
     if bot == BOT_RANDOM:
@@ -213,24 +215,24 @@ def action_card_target(st, cards, chars, rng, p, k, target_kind):
         if target_kind == TG_SELF:
             return p
         return random_other(st, rng, p, n, False)
-    if goal(st, chars, p) == W_HAND and prim != P_DRAW:
+    if goal(st, T, p) == W_HAND and prim != P_DRAW:
         return -1  # hoard
     if target_kind == TG_SELF:
-        return p if self_benefit(st, p, prim, cards[k, C_P1 + 1]) else -1
+        return p if self_benefit(st, p, prim, T[CARD0 + k, C_P1 + 1]) else -1
     if prim == P_PEEK:
         return most_uncertain(st, p, n)
-    return hostile_target(st, chars, rng, p, prim)
+    return hostile_target(st, T, rng, p, prim)
 
 
 @njit(cache=True, error_model="numpy")
-def slot_card_wanted(st, cards, chars, rng, p, k):
+def slot_card_wanted(st, T, rng, p, k):
     """WI-CARD-1/2: whether p puts support/obstruction card k into the candidate's venue."""
     c = st[0, G_CAND]
     if st[SEAT + p, S_BOT] == BOT_RANDOM:
         return coin(rng)
-    if goal(st, chars, p) == W_HAND:
+    if goal(st, T, p) == W_HAND:
         return False
-    if cards[k, C_TYPE] == SUPPORT:
+    if T[CARD0 + k, C_TYPE] == SUPPORT:
         return is_ally(st, p, c)
     return is_rival(st, p, c)
 
@@ -246,14 +248,14 @@ def meeting_target(st, rng, p):
 
 
 @njit(cache=True, error_model="numpy")
-def discard_index(st, cards, rng, p):
+def discard_index(st, T, rng, p):
     """WI-TURN-5: which card of p's hand goes to the discard pile (the least worth for bots)."""
     n_hand = st[SEAT + p, S_HAND_N]
     if st[SEAT + p, S_BOT] == BOT_RANDOM:
         return randbelow(rng, n_hand)
     best, worst = 0, 1 << 30
     for i in range(n_hand):
-        v = cards[st[HAND + p, i], C_VALUE]
+        v = T[CARD0 + st[HAND + p, i], C_VALUE]
         if v < worst:
             best, worst = i, v
     return best
@@ -268,10 +270,10 @@ def wants_trade(st, rng, p):
 
 
 @njit(cache=True, error_model="numpy")
-def reactive_wanted(st, cards, rng, p, k, has_support, has_obstruction):
+def reactive_wanted(st, T, rng, p, k, has_support, has_obstruction):
     """WI-TURN-6: whether p plays reactive card k after the candidate's action phase."""
     c = st[0, G_CAND]
-    tgt = cards[k, C_P1 + 2]
+    tgt = T[CARD0 + k, C_P1 + 2]
     if tgt == TG_VENUE_SUPPORT and not has_support or tgt == TG_VENUE_OBSTRUCTION and not has_obstruction:
         return False
     if st[SEAT + p, S_BOT] == BOT_RANDOM:
@@ -290,7 +292,7 @@ def wants_cancel(st, rng, victim, actor):
 
 
 @njit(cache=True, error_model="numpy")
-def skill_target(st, chars, rng, p, prim, amount, target_kind):
+def skill_target(st, T, rng, p, prim, amount, target_kind):
     """WI-SKILL-2: whom p aims an optional active skill at (-1: not now)."""
     if target_kind == TG_SELF:
         if st[SEAT + p, S_BOT] == BOT_RANDOM:
@@ -300,30 +302,30 @@ def skill_target(st, chars, rng, p, prim, amount, target_kind):
         return random_other(st, rng, p, st[0, G_N], prim == P_MOVE) if coin(rng) else -1
     if prim == P_PEEK:
         return most_uncertain(st, p, st[0, G_N])
-    return hostile_target(st, chars, rng, p, prim)
+    return hostile_target(st, T, rng, p, prim)
 
 
 @njit(cache=True, error_model="numpy")
-def support_in_hand(st, cards, p):
+def support_in_hand(st, T, p):
     count = 0
     for i in range(st[SEAT + p, S_HAND_N]):
-        if cards[st[HAND + p, i], C_TYPE] == SUPPORT:
+        if T[CARD0 + st[HAND + p, i], C_TYPE] == SUPPORT:
             count += 1
     return count
 
 
 @njit(cache=True, error_model="numpy")
-def pick_venue(st, cards, chars, rng, c):
+def pick_venue(st, T, rng, c):
     """WI-ROUND-3: the candidate's venue; bots other than random take the best expected gain."""
     if st[SEAT + c, S_BOT] == BOT_RANDOM:
         return randbelow(rng, 6)
     n = st[0, G_N]
-    g_kind = goal(st, chars, c)
+    g_kind = goal(st, T, c)
     if g_kind == W_HAND:
         return TV_DEBATE
     if g_kind == W_IRON:
         return GRASSROOTS
-    bonus = support_in_hand(st, cards, c) // 2
+    bonus = support_in_hand(st, T, c) // 2
     value = np.zeros(6)
     value[RALLY] = 3.0 + bonus
     value[GRASSROOTS] = IRON_WORTH * (2 + bonus)
@@ -410,7 +412,7 @@ def poach_resists(st, rng, q, c):
 
 
 @njit(cache=True, error_model="numpy")
-def issue_choice(st, cards, rng, c):
+def issue_choice(st, T, rng, c):
     """WI-V-DEBATE-4/8: hand index of the issue card (-1: no issue, everybody succeeds)."""
     n_hand = st[SEAT + c, S_HAND_N]
     if n_hand == 0:
@@ -419,7 +421,7 @@ def issue_choice(st, cards, rng, c):
         return randbelow(rng, n_hand + 1) - 1
     best, rarest = 0, 1 << 30
     for i in range(n_hand):
-        copies = cards[st[HAND + c, i], C_COPIES]
+        copies = T[CARD0 + st[HAND + c, i], C_COPIES]
         if copies < rarest:
             best, rarest = i, copies
     return best

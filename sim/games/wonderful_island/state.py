@@ -12,8 +12,9 @@ reference counting a tuple of arrays costs):
 ``st[PILES + PILE_*, i]``  draw pile, discard pile, meeting pile, venue slots (card, owner)
 ``st[LOG:, :]``            trace events, four ints each (no rows when not tracing)
 
-``tab = (cards, chars, meets, R)``: the catalogue tables (see :mod:`.catalogue`) and one row of
-rule values ``R[0, R_*]``.
+``T``: the rules and the catalogue as one int64 array (engine.table): ``T[0, R_*]`` rule values,
+``T[CARD0 + k, C_*]`` card kinds, ``T[T[0, R_CHAR0] + ch, ...]`` characters, ``T[T[0, R_MEET0] + m, M_*]``
+meeting cards (columns in :mod:`.catalogue`).
 """
 
 from __future__ import annotations
@@ -63,8 +64,10 @@ PILE_DECK, PILE_DISC, PILE_MDECK, PILE_SLOT_CARD, PILE_SLOT_OWNER = range(5)
 # rule values R[0, ...]
 (R_PLAYERS, R_BLUE, R_GREEN, R_POL, R_POOL, R_START, R_ROUNDS, R_THRESH, R_SLOTS, R_CHARS_DEALT, R_HAND,
  R_MEET, R_MEET_FEWER, R_MEET_REMOVE, R_DRAW, R_LIMIT, R_TRADE, R_JAIL, R_IRON, R_SUP_PER, R_RALLY, R_GRASS,
- R_LEG, R_DEB_WIN, R_DEB_WALK, R_DICE) = range(26)
-R_SIZE = 26
+ R_LEG, R_DEB_WIN, R_DEB_WALK, R_DICE, R_CHAR0, R_MEET0) = range(28)
+R_SIZE = 28
+T_WIDTH = R_SIZE  # the widest row of T (the catalogue's rows are narrower)
+CARD0 = 1  # first card row of T
 
 # trace events: code, a, b, c
 (E_SEAT, E_ROUND, E_CAMPAIGN, E_DRAW, E_PLAY, E_EFFECT, E_MEETING, E_DISCARD, E_REACT, E_CANCEL, E_DICE,
