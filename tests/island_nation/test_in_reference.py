@@ -1,7 +1,8 @@
 """The plain-Python reference and the batch engine agree within sampling error: the distribution of
 how games end (escape in round 7, 8, 9, 10; all artillery dead; catch; shot; time) is the same by a
 chi-square test of homogeneity (engine: 100,000 games; reference: as many as a few seconds allow),
-for three bot pairings and three player counts. Seeds are fixed, so the test is deterministic."""
+for three bot pairings and three player counts, without cards (core rules, hand-set loadout) and
+with them (base scenario). Seeds are fixed, so the test is deterministic."""
 
 from __future__ import annotations
 
@@ -12,12 +13,15 @@ import pytest
 from in_helpers import rules
 from scipy.stats import chi2_contingency
 
+from sim.core.scenario import load_scenario
 from sim.games.island_nation import GAME
 from sim.games.island_nation.board import default_board
 from sim.games.island_nation.reference import REASONS, play_reference
 
 ENGINE_GAMES = 100_000
-CASES = [("ghost", "hunter", 5, 800), ("runner", "patrol", 6, 1500), ("random", "random", 4, 3000)]
+CASES = [("core", "ghost", "hunter", 5, 800), ("core", "runner", "patrol", 6, 1500),
+         ("core", "random", "random", 4, 3000), ("base", "ghost", "hunter", 5, 800),
+         ("base", "runner", "patrol", 4, 1500), ("base", "random", "random", 6, 3000)]
 
 
 def outcome_counts(pairs) -> collections.Counter:
@@ -25,10 +29,12 @@ def outcome_counts(pairs) -> collections.Counter:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("frogman,artillery,players,ref_games", CASES)
-def test_in_reference_agrees_with_the_engine(frogman, artillery, players, ref_games):
-    """IN-WIN-F1/F2, IN-WIN-A1/A2/A3: engine and reference end games alike (p > 0.001)."""
-    r = rules(players=players)
+@pytest.mark.parametrize("scenario,frogman,artillery,players,ref_games", CASES)
+def test_in_reference_agrees_with_the_engine(scenario, frogman, artillery, players, ref_games):
+    """IN-WIN-F1/F2, IN-WIN-A1/A2/A3 (and with the base deck and abilities, IN-CARD-1..5,
+    IN-ABILITY-1..3): engine and reference end games alike (p > 0.001)."""
+    r = (rules(players=players) if scenario == "core" else
+         load_scenario("island-nation", GAME.rules_model, "base", [f"players={players}"]).rules)
     board = default_board()
     policy = np.array([GAME.bots["frogman"].index(frogman), GAME.bots["artillery"].index(artillery)])
     games = GAME.play(r, policy, 2024, 0, ENGINE_GAMES).games

@@ -1,7 +1,7 @@
 """Island Nation in plain Python, one game at a time: the cross-check and the speed baseline.
 
-The core rules (no cards, no abilities: the ``core`` scenario), written for clarity from
-docs/rules/island-nation.md and the bots' descriptions, sharing nothing
+Written for clarity from docs/rules/island-nation.md and the bots' descriptions (cards and
+abilities included), sharing nothing
 with the batch engine but the scenario and the map loader: the public belief is a Python set of
 points, randomness is a ``random.Random`` per game. Its outcome distributions must agree with the
 engine's within sampling error (tests/island_nation/test_in_reference.py).
@@ -28,6 +28,8 @@ class Artillery:
     hp: int
     bullets: int
     traitor: bool = False
+    ability: tuple[str, int] | None = None  # (effect, amount)
+    ability_uses: int = 0
 
     @property
     def alive(self) -> bool:
@@ -60,8 +62,6 @@ class Game:
     """One game: the board, the rules, the two bots, and a random source."""
 
     def __init__(self, board: Board, rules, frogman_bot: str, artillery_bot: str, rng: random.Random):
-        if rules.deck or rules.abilities:
-            raise ValueError("the reference plays the core rules (no cards, no abilities): use the core scenario")
         self.b = board
         self.n = len(board.labels)
         self.rules = rules
@@ -76,6 +76,11 @@ class Game:
         self.artillery_hp, self.artillery_bullets = ahp, abul
         self.mines = rules.mines
         self.mine_at: int | None = None
+        self.can_at: int | None = None
+        self.extra_ap = 0
+        self.deck = [i for i, card in enumerate(rules.deck) for _ in range(card.count)]
+        self.hands: list[dict[int, int]] = [{} for _ in range(rules.players)]  # player 0 = frogman
+        self.pending: list[int] = []
         self.round = 0
         self.over: Outcome | None = None
         self.sizes: list[int] = []
@@ -112,6 +117,11 @@ class Game:
         for k in range(self.rules.players - 1):
             self.arts.append(Artillery(self.place_artillery(k), self.artillery_hp, self.artillery_bullets))
         self.public = set(self.numbered)
+        self.rng.shuffle(self.deck)
+        characters = list(self.rules.abilities)
+        self.rng.shuffle(characters)
+        for art, character in zip(self.arts, characters, strict=False):
+            art.ability, art.ability_uses = (character.effect, character.amount), character.uses
         for self.round in range(1, ROUNDS + 1):
             self.frogman_turn()
             if self.over:
@@ -149,7 +159,10 @@ class Game:
         hidden = self.round in self.rules.bottle_rounds
         if hidden:
             self.public = {start}
-        spent = shots = 0
+        self.extra_ap = 0
+        self.use_items(0, self.fbot)
+        ap = self.rules.action_points + self.extra_ap
+        spent = shots = draws = 0
         d = self.choose_frogman_shot()
         if d is not None:
             self.frogman_shoots(d, hidden)
@@ -157,9 +170,13 @@ class Game:
             if self.over:
                 return
         blocked = self.artillery_points()
+        while self.can_draw(ap - spent) and self.frogman_draws():
+            self.draw(0)
+            spent += 2
+            draws += 1
         path = [start]
-        while spent < self.rules.action_points:
-            d = self.choose_frogman_step(spent, hidden, blocked)
+        while spent < ap:
+            d = self.choose_frogman_step(spent, ap, hidden, blocked)
             if d is None:
                 break
             self.frogman = self.step(self.frogman, d)
@@ -171,6 +188,9 @@ class Game:
                 self.end("frogman", "escape")
                 self.over.escape_round = self.round
                 return
+            if not hidden and self.can_at is not None:
+                # IN-ABILITY-3: the can rattles, or its point is ruled out
+                self.public = {self.can_at} if self.frogman == self.can_at else self.public - {self.can_at}
         if spent == 0:
             if self.frogman_bullets > 0:
                 self.frogman_shoots(self.rng.randrange(6), hidden)
@@ -185,7 +205,88 @@ class Game:
                 self.mines -= 1
                 self.mine_at = spot
         if hidden:
-            self.public = self.bottle_reach(start, self.rules.action_points - shots, shots > 0, blocked)
+            self.public = self.bottle_reach(start, ap - shots - 2 * draws, shots + draws > 0, blocked)
+        self.resolve_events(0)
+
+    # ------------------------------------------------------------ cards and abilities
+
+    def can_draw(self, ap_left: int) -> bool:
+        """IN-CARD-1: 2 AP and a card left."""
+        return ap_left >= 2 and bool(self.deck) and len(self.pending) < 8
+
+    def draw(self, player: int) -> None:
+        """IN-CARD-2/3: items to the hand, events wait for the end of the turn."""
+        card = self.deck.pop(0)
+        if self.rules.deck[card].kind == "item":
+            self.hands[player][card] = self.hands[player].get(card, 0) + 1
+        else:
+            self.pending.append(card)
+
+    def resolve_events(self, player: int) -> None:
+        for card in self.pending:
+            if not self.over:
+                self.apply(player, self.rules.deck[card].effect, self.rules.deck[card].amount)
+        self.pending = []
+
+    def use_items(self, player: int, bot: str) -> None:
+        """IN-CARD-2, IN-ABILITY-2: at most one card of each kind and one ability use a turn."""
+        for card in range(len(self.rules.deck)):
+            effect = self.rules.deck[card].effect
+            if self.hands[player].get(card, 0) > 0 and self.wants(player, bot, effect):
+                self.hands[player][card] -= 1
+                self.apply(player, effect, self.rules.deck[card].amount)
+        if player > 0:
+            art = self.arts[player - 1]
+            if art.ability_uses > 0 and self.wants(player, bot, art.ability[0]):
+                art.ability_uses -= 1
+                self.apply(player, *art.ability)
+
+    def apply(self, player: int, effect: str, amount: int) -> None:
+        """IN-CARD-4/5, IN-ABILITY-3: one effect primitive."""
+        art = self.arts[player - 1] if player > 0 else None
+        if effect == "heal":
+            if art is None:
+                self.frogman_hp = min(self.rules.loadout()[0], self.frogman_hp + amount)
+            else:
+                art.hp = min(self.artillery_hp, art.hp + amount)
+        elif effect == "bullets":
+            if art is None:
+                self.frogman_bullets += amount
+            else:
+                art.bullets += amount
+        elif effect == "extra_ap":
+            self.extra_ap += amount
+        elif effect == "radar" and art is not None:
+            ball = {q for q in range(self.n) if self.dist(art.point, q) <= min(amount, 3)}
+            self.public = self.public & ball if self.frogman in ball else self.public - ball
+        elif effect == "traitor" and art is not None:
+            art.traitor = True
+            if not self.loyal():
+                self.end("frogman", "all artillery dead")
+        elif effect == "can" and art is not None:
+            self.can_at = art.point
+
+    def wants(self, player: int, bot: str, effect: str) -> bool:
+        """Whether a bot uses an item or ability with this effect now."""
+        if effect == "traitor" or (player == 0 and effect in ("radar", "can")):
+            return False
+        if bot == "random":
+            return self.rng.random() < 0.5
+        art = self.arts[player - 1] if player > 0 else None
+        if effect == "heal":
+            return self.frogman_hp < self.rules.loadout()[0] if art is None else art.hp < self.artillery_hp
+        if effect == "bullets":
+            return self.frogman_bullets == 0 if art is None else art.bullets == 0
+        if effect == "extra_ap":
+            return True
+        if effect == "radar":
+            return len(self.public) > 1
+        return self.round >= self.rules.evac_from - 2
+
+    def frogman_draws(self) -> bool:
+        if self.fbot == "random":
+            return self.rng.random() < 0.25
+        return self.round <= self.rules.evac_from - 3 and self.threat(self.frogman) >= 4
 
     def free_steps(self, p: int, blocked: set[int]) -> list[int]:
         return [d for d in range(6) if self.step(p, d) >= 0 and self.step(p, d) not in blocked]
@@ -274,7 +375,7 @@ class Game:
                     return d
         return None
 
-    def choose_frogman_step(self, spent: int, hidden: bool, blocked: set[int]) -> int | None:
+    def choose_frogman_step(self, spent: int, ap: int, hidden: bool, blocked: set[int]) -> int | None:
         legal = self.free_steps(self.frogman, blocked)
         if not legal:
             return None
@@ -282,7 +383,7 @@ class Game:
             if spent > 0 and self.rng.random() < 0.25:
                 return None
             return self.rng.choice(legal)
-        steps_left = self.rules.action_points - spent - 1
+        steps_left = ap - spent - 1
         best, best_d = -math.inf, None
         if spent > 0:
             best = self.place_score(self.frogman, steps_left + 1, blocked) + 0.3 * self.rng.random()
@@ -293,6 +394,8 @@ class Game:
             if self.in_window() and self.is_evac[q]:
                 return d
             score = self.place_score(q, steps_left, blocked) + 0.3 * self.rng.random()
+            if q == self.can_at and not hidden:
+                score -= 10.0
             if self.fbot == "ghost" and not hidden:
                 score += math.log2(max(1, len(self.announced_step(self.public, d, blocked))))
             if score > best:
@@ -312,9 +415,13 @@ class Game:
     # ------------------------------------------------------------ the artillery
 
     def artillery_turn(self, k: int, art: Artillery) -> None:
+        self.extra_ap = 0
+        if not art.traitor:
+            self.use_items(k + 1, self.abot)
+        ap = self.rules.action_points + self.extra_ap
         spent, shot = 0, False
-        while spent < self.rules.action_points and art.alive and not self.over:
-            action, d = self.choose_artillery_action(k, art, spent, shot)
+        while spent < ap and art.alive and not self.over:
+            action, d = self.choose_artillery_action(k, art, spent, ap, shot, self.can_draw(ap - spent))
             if action == "end":
                 break
             spent += 1
@@ -323,8 +430,14 @@ class Game:
             elif action == "shoot":
                 shot = True
                 self.artillery_shoots(art, d)
+            elif action == "draw":
+                spent += 1
+                self.draw(k + 1)
             else:
                 self.artillery_catches(art)
+        if art.alive and not self.over:
+            self.resolve_events(k + 1)
+        self.pending = []
 
     def artillery_moves(self, art: Artillery, d: int) -> None:
         art.point = self.step(art.point, d)
@@ -360,15 +473,20 @@ class Game:
 
     # ------------------------------------------------------------ artillery bots
 
-    def choose_artillery_action(self, k: int, art: Artillery, spent: int, shot: bool) -> tuple[str, int]:
+    def choose_artillery_action(self, k: int, art: Artillery, spent: int, ap: int, shot: bool,
+                                can_draw: bool) -> tuple[str, int]:
+        if art.traitor:
+            return self.traitor_action(art, spent)
         if self.abot == "hunter":
-            return self.hunter(k, art, spent, shot)
+            return self.hunter(k, art, spent, ap, shot, can_draw)
         if self.abot == "patrol":
-            return self.patrol(k, art, spent, shot)
+            return self.patrol(k, art, spent, shot, can_draw)
         actions = [("move", d) for d in range(6) if self.step(art.point, d) >= 0]
         if art.bullets > 0 and not shot:
             actions += [("shoot", d) for d in range(6)]
         actions.append(("catch", 0))
+        if can_draw:
+            actions.append(("draw", 0))
         if spent > 0:
             actions.append(("end", 0))
         return self.rng.choice(actions)
@@ -391,7 +509,14 @@ class Game:
     def near(self, p: int, radius: int) -> set[int]:
         return {q for q in self.public if self.dist(p, q) <= radius}
 
-    def patrol(self, k: int, art: Artillery, spent: int, shot: bool) -> tuple[str, int]:
+    def traitor_action(self, art: Artillery, spent: int) -> tuple[str, int]:
+        """A traitor only wanders: one random road step a turn."""
+        if spent > 0:
+            return "end", 0
+        pick = self.rng.randrange(6)
+        return "move", next((pick + i) % 6 for i in range(6) if self.step(art.point, (pick + i) % 6) >= 0)
+
+    def patrol(self, k: int, art: Artillery, spent: int, shot: bool, can_draw: bool) -> tuple[str, int]:
         a = art.point
         if self.public == {a}:
             return "catch", 0
@@ -405,13 +530,17 @@ class Game:
         if a != post:
             return "move", self.step_toward(a, post)
         if spent == 0:
+            if can_draw:
+                return "draw", 0
             return "move", next(d for d in range(6) if self.step(a, d) >= 0)
         return "end", 0
 
-    def hunter(self, k: int, art: Artillery, spent: int, shot: bool) -> tuple[str, int]:
+    def hunter(self, k: int, art: Artillery, spent: int, ap: int, shot: bool, can_draw: bool) -> tuple[str, int]:
         a = art.point
         size = len(self.public)
-        left = self.rules.action_points - spent
+        left = ap - spent
+        if spent == 0 and can_draw and size > 20:
+            return "draw", 0
         can_shoot = art.bullets > 0 and not shot
         if a in self.public and (size == 1 or (size == 2 and art.hp > 1)):
             return "catch", 0
