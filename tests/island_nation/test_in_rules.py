@@ -332,3 +332,19 @@ def test_strict_evac_scenario_moves_every_escape_into_rounds_8_and_9():
 def test_words_helper_roundtrip():
     s0, s1 = words([0, 63, 64, 119])
     assert members(s0, s1, 120) == {0, 63, 64, 119}
+
+
+@pytest.mark.parametrize("sets,key", [
+    (["evac_from=9", "evac_to=8"], "rules.evac_to"),
+    (["frogman_hp=[1, 2]"], "rules.frogman_hp"),
+    (["artillery_bullets=[2, -1, 2]"], "rules.artillery_bullets"),
+    (["bottle_rounds=[2, 11]"], "rules.bottle_rounds"),
+    (['abilities=[{name = "a", effect = "heal"}]'], "rules.abilities"),
+    (['deck=[{name = "x", kind = "event", effect = "radar"}]'], "rules.deck"),
+])
+def test_in_setup_2_bad_rule_values_name_the_key(sets, key):
+    """IN-SETUP-2, IN-WIN-F1, IN-BOTTLE-1, IN-CARD-4, IN-ABILITY-1: bad values raise a ScenarioError
+    naming the key."""
+    with pytest.raises(ScenarioError) as err:
+        load_scenario("island-nation", GAME.rules_model, "base", sets)
+    assert err.value.key.startswith(key)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
 PLAYER_COUNTS = (4, 5, 6)
 LAST_ROUND = 10  # IN-WIN-A3: the artillery win when round 10 ends; per-round columns are fixed at 10
@@ -120,14 +120,22 @@ class IslandNationRules(BaseModel):
             raise ValueError("at most 64 cards in all")
         return value
 
-    @model_validator(mode="after")
-    def _window(self) -> IslandNationRules:
-        if self.abilities and len(self.abilities) < self.n_artillery:
-            raise ValueError(f"{len(self.abilities)} abilities for {self.n_artillery} artillery: give at least "
-                             "one per artillery (or none)")
-        if self.evac_from > self.evac_to:
-            raise ValueError(f"evac_from ({self.evac_from}) must not come after evac_to ({self.evac_to})")
-        return self
+    @field_validator("evac_to")
+    @classmethod
+    def _window(cls, value: int, info: ValidationInfo) -> int:
+        first = info.data.get("evac_from")
+        if first is not None and first > value:
+            raise ValueError(f"the window must not end (round {value}) before it starts (evac_from = {first})")
+        return value
+
+    @field_validator("abilities")
+    @classmethod
+    def _one_ability_each(cls, value: list[Ability], info: ValidationInfo) -> list[Ability]:
+        artillery = info.data.get("players", 5) - 1
+        if value and len(value) < artillery:
+            raise ValueError(f"{len(value)} abilities for {artillery} artillery: give at least one per "
+                             "artillery (or none)")
+        return value
 
     @property
     def n_artillery(self) -> int:
