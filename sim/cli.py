@@ -147,9 +147,13 @@ def _register_plugins() -> None:
             register(app)
 
 
+CORE_COMMANDS = {"games", "rules", "run", "trace"}
+
+
 def main() -> None:
     try:
-        _register_plugins()
+        if not (len(sys.argv) > 1 and sys.argv[1] in CORE_COMMANDS):
+            _register_plugins()  # imports every game and the workflow: not needed by the core commands
         app()
     except UserError as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -11,23 +11,31 @@ from sim.core.errors import UserError
 from sim.core.game import GameSpec
 
 
-@cache
-def all_games() -> dict[str, GameSpec]:
-    """Game name (as typed on the command line, e.g. ``island-nation``) to its spec."""
+def _packages() -> list[str]:
     import sim.games
 
-    games: dict[str, GameSpec] = {}
-    for info in pkgutil.iter_modules(sim.games.__path__):
-        if not info.ispkg:
-            continue
-        module = importlib.import_module(f"sim.games.{info.name}")
-        spec = getattr(module, "GAME", None)
-        if isinstance(spec, GameSpec):
-            games[spec.name] = spec
-    return dict(sorted(games.items()))
+    return [info.name for info in pkgutil.iter_modules(sim.games.__path__) if info.ispkg]
+
+
+def _spec_of(package: str) -> GameSpec | None:
+    spec = getattr(importlib.import_module(f"sim.games.{package}"), "GAME", None)
+    return spec if isinstance(spec, GameSpec) else None
+
+
+@cache
+def all_games() -> dict[str, GameSpec]:
+    """Game name (as typed on the command line, e.g. ``island-nation``) to its spec; imports every game."""
+    specs = (_spec_of(package) for package in _packages())
+    return dict(sorted((spec.name, spec) for spec in specs if spec is not None))
 
 
 def get_game(name: str) -> GameSpec:
+    """One game by name, importing only its own package (``island-nation`` lives in ``island_nation``)."""
+    package = name.replace("-", "_")
+    if package in _packages():
+        spec = _spec_of(package)
+        if spec is not None and spec.name == name:
+            return spec
     games = all_games()
     if name in games:
         return games[name]
