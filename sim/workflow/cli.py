@@ -229,16 +229,18 @@ def drift_calibrate(
     trials: Annotated[int, typer.Option(help="Fresh baseline + check pairs")] = 100,
     metric: Annotated[str | None, typer.Option(help="Rate moved by 1 point (default: the first)")] = None,
     checks_per_baseline: Annotated[int, typer.Option(help="Checks sharing one fresh baseline")] = 1,
+    set_: SetOpt = None,
     jobs: JobsOpt = -1,
 ) -> None:
-    """Measure the gate: false alarms (same code, new seeds) and detections (a 1-point move)."""
+    """Measure the gate: false alarms (same code, new seeds) and detections (a 1-point move, or --set a rule)."""
     from sim.core.display import console
     from sim.workflow.drift import calibrate
 
-    rates = calibrate(game, trials, metric, _jobs(jobs), checks_per_baseline=checks_per_baseline)
+    rates = calibrate(game, trials, metric, _jobs(jobs), checks_per_baseline=checks_per_baseline,
+                      rule_change=tuple(set_ or ()))
     false_alarm, detection = rates.summary()
-    console.print(f"{game}: false alarms {false_alarm.pct()} · detections of a 1-point move in "
-                  f"{', '.join(rates.shift)}: {detection.pct()}")
+    change = f"the rule change {', '.join(set_)}" if set_ else f"a 1-point move in {', '.join(rates.shift)}"
+    console.print(f"{game}: false alarms {false_alarm.pct()} · detections of {change}: {detection.pct()}")
 
 
 def _all_names() -> list[str]:

@@ -139,11 +139,12 @@ class DriftReport:
 
 
 def check(games: list[str | GameSpec] | None = None, jobs: int = 1, folder: Path | None = None,
-          seed: int = CHECK_SEED, shifted: dict[str, dict[str, float]] | None = None) -> DriftReport:
+          seed: int = CHECK_SEED, shifted: dict[str, dict[str, float]] | None = None,
+          sets: tuple[str, ...] = ()) -> DriftReport:
     """Replay every base scenario with the check seed and test it against its baseline.
 
-    ``shifted`` (for measuring the detection rate only) maps game → metric → a deliberate move
-    added to the check's outcomes, see :func:`shift_spec`.
+    For measuring the detection rate only: ``shifted`` maps game → metric → a deliberate move added
+    to the check's outcomes (see :func:`shift_spec`); ``sets`` changes rules of the checked run.
     """
     specs = [resolve_game(g) for g in games] if games else list(registry.all_games().values())
     began = time.perf_counter()
@@ -160,7 +161,7 @@ def check(games: list[str | GameSpec] | None = None, jobs: int = 1, folder: Path
         n_c = check_games(equal_arm_games(m), base.n)  # sized at p = 0.5, the widest case
         n_check[spec.name] = n_c
         played = shift_spec(spec, shifted[spec.name]) if shifted and spec.name in shifted else spec
-        scen = scenario_of(spec, base.scenario)
+        scen = scenario_of(spec, base.scenario, sets)
         summary = play_range(played, scen.rules, spec.policy_array(scen.rules), seed, 0, n_c, jobs)
         for rec in base.metrics:
             if rec["metric"] not in summary.sums:
@@ -248,11 +249,11 @@ class GateRates:
 
 
 def calibrate(game: str | GameSpec, trials: int, metric: str | None = None, jobs: int = 1,
-              first_seed: int = 1000, checks_per_baseline: int = 1) -> GateRates:
+              first_seed: int = 1000, checks_per_baseline: int = 1, rule_change: tuple[str, ...] = ()) -> GateRates:
     """Measure the gate on one game (family = its own headline rates): ``trials`` checks, each against a
     baseline played with a fresh seed (a baseline is shared by ``checks_per_baseline`` checks, each
-    with its own seed), once as they are (false alarms) and once with a deliberate 1-point move in one
-    headline rate (detections)."""
+    with its own seed), once as they are (false alarms) and once with a deliberate change
+    (detections): a 1-point move in one headline rate, or the rule change ``rule_change`` if given."""
     import tempfile
 
     spec = resolve_game(game)
@@ -272,5 +273,6 @@ def calibrate(game: str | GameSpec, trials: int, metric: str | None = None, jobs
                 Baseline(spec.name, SCENARIO, base_seed, n_b, toolkit_version(), "", m, metrics).save(Path(tmp))
                 direction = 1.0 if summary.sums[target] / n_b < 0.5 else -1.0
             false_alarms += check([spec], jobs, Path(tmp), seed).failed
-            detections += check([spec], jobs, Path(tmp), seed, {spec.name: {target: direction * SHIFT}}).failed
-    return GateRates(trials, false_alarms, detections, {target: SHIFT})
+            moved = None if rule_change else {spec.name: {target: direction * SHIFT}}
+            detections += check([spec], jobs, Path(tmp), seed, moved, rule_change).failed
+    return GateRates(trials, false_alarms, detections, {", ".join(rule_change): 0.0} if rule_change else {target: SHIFT})

@@ -51,14 +51,16 @@ def test_unchanged_code_passes_and_a_1_point_move_fails(toy, baseline):
     assert [r.metric for r in moved.rows if r.moved] == ["win_1"]
 
 
-def test_a_real_rule_change_fails_the_gate(toy, baseline, monkeypatch):
-    """Giving seat 0 a 5 % chance of an extra pip moves its win rate by about one point."""
-    from sim.workflow import common
+def test_a_real_rule_change_fails_the_gate(toy, baseline):
+    """Giving seat 0 a 4.78 % chance of an extra pip moves its win rate by one point exactly."""
+    from exact_toy import seat_win
 
-    original = common.scenario_of
-    monkeypatch.setattr(drift, "scenario_of", lambda spec, name, sets=(): original(spec, name, ["bonus_chance=0.05"]))
-    result = drift.check([toy], folder=baseline)
-    assert result.failed and any(r.metric == "win_0" and r.moved for r in result.rows)
+    chance = 0.0478
+    assert abs(seat_win(0, bonus_chance=chance) - seat_win(0) - 0.01) < 1e-4
+    result = drift.check([toy], folder=baseline, sets=(f"bonus_chance={chance}",))
+    assert result.failed and "win_0" in [r.metric for r in result.rows if r.moved]
+    rates = drift.calibrate(toy, trials=2, rule_change=(f"bonus_chance={chance}",))
+    assert rates.detections == 2
 
 
 def test_a_metric_gone_from_the_game_asks_for_an_update(toy, baseline):
