@@ -69,12 +69,8 @@ def tables(rules, summary) -> dict[str, pl.DataFrame]:
     ends = pl.DataFrame([
         _rate_row(text, s.get(f"end_{key}", 0), n, side="frogman" if i < 2 else "artillery")
         for i, (key, text) in enumerate(zip(REASON_KEYS, REASONS, strict=True))])
-    escape = pl.DataFrame([
-        {"round": r, **{k: v for k, v in _rate_row("", s.get(f"escape_in_{r}", 0), n).items() if k != "what"},
-         "cumulative": s.get(f"escape_by_{r}", 0) / n,
-         "cumulative_lo": stats.rate(s.get(f"escape_by_{r}", 0), n).lo,
-         "cumulative_hi": stats.rate(s.get(f"escape_by_{r}", 0), n).hi}
-        for r in ESCAPE_ROUNDS])
+    escape_in = pl.DataFrame([_rate_row(f"round {r}", s.get(f"escape_in_{r}", 0), n) for r in ESCAPE_ROUNDS])
+    escape_by = pl.DataFrame([_rate_row(f"by round {r}", s.get(f"escape_by_{r}", 0), n) for r in ESCAPE_ROUNDS])
     t = summary.tallies
     set_rows = []
     for r in ROUNDS:
@@ -86,7 +82,8 @@ def tables(rules, summary) -> dict[str, pl.DataFrame]:
     labels = "ABCDEF"
     exits = pl.DataFrame([_rate_row(f"exit {labels[i]}", int(t["exits"][i]) if "exits" in t else 0, n)
                           for i in range(6)])
-    out = {"how the game ends": ends, "escape by round (in the round; cumulative)": escape, "exit usage": exits}
+    out = {"how the game ends": ends, "frogman escapes in the round": escape_in,
+           "frogman escaped by the round (cumulative)": escape_by, "exit usage": exits}
     if set_rows:
         out["public-set size at the end of each round (games still running)"] = pl.DataFrame(set_rows)
     return out
