@@ -118,15 +118,24 @@ def trace_command(
     policy: PolicyOpt = None,
     set_: SetOpt = None,
     players: PlayersOpt = None,
+    map_frames: Annotated[Path | None, typer.Option(
+        "--map-frames", help="Also draw the game on the map, one PNG per round, in this folder")] = None,
 ) -> None:
     """Replay game INDEX of the run with seed SEED as a readable log."""
     from sim.core.runner import resolve_scenario
 
     spec = get_game(game)
     scen = resolve_scenario(spec, scenario, tuple(set_ or ()), players)
-    trace = spec.trace(scen.rules, spec.policy_array(scen.rules, parse_policies(policy)), seed, index)
+    policy_ids = spec.policy_array(scen.rules, parse_policies(policy))
+    draw_frames = spec.extras.get("trace_frames")
+    if map_frames is not None and draw_frames is None:
+        raise UserError(f"--map-frames: {spec.name} is not played on a map")
+    trace = spec.trace(scen.rules, policy_ids, seed, index)
     for line in trace.lines:
         typer.echo(line)
+    if map_frames is not None:
+        paths = draw_frames(scen.rules, policy_ids, seed, index, map_frames)
+        typer.echo(f"wrote {len(paths)} map frames to {map_frames}")
 
 
 def _register_plugins() -> None:

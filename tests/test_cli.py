@@ -71,3 +71,14 @@ def test_trace_replays_a_game():
     assert proc.returncode == 0, proc.stderr
     assert len(proc.stdout.splitlines()) > 5
     assert proc.stdout == sim("trace", "ocracoke", "--seed", "5", "--index", "3").stdout
+
+
+def test_trace_draws_map_frames_for_a_map_game(tmp_path):
+    proc = sim("trace", "island-nation", "--seed", "3", "--index", "2", "--map-frames", str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    frames = sorted(tmp_path.glob("round-*.png"))
+    assert frames and f"wrote {len(frames)} map frames" in proc.stdout
+
+
+def test_map_frames_of_a_game_without_a_map():
+    assert_user_error(sim("trace", "ocracoke", "--map-frames", "/tmp/x"), "ocracoke is not played on a map")

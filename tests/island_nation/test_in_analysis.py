@@ -53,7 +53,7 @@ def test_tables_and_figures(run):
 
 
 def test_map_frames_draw_one_picture_per_round_played(tmp_path):
-    """`sim map-frames`: one PNG per round the game reached."""
+    """`sim trace --map-frames`: one PNG per round the game reached."""
     from sim.core.scenario import load_scenario
     from sim.games.island_nation.figures import trace_frames
 

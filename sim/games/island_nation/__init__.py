@@ -55,13 +55,18 @@ def _report_figures(scenario, n_games: int, seed: int, jobs: int):
     return report_figures(scenario, n_games, seed, jobs)
 
 
+def _trace_frames(rules, policy, seed, index, out):
+    """``sim trace island-nation --map-frames DIR``: one game's public set on the map, round by round."""
+    from sim.games.island_nation.figures import trace_frames
+
+    return trace_frames(rules, policy, seed, index, out)
+
+
 def _register_cli(app) -> None:
-    """``sim map`` (the map) and ``sim map-frames`` (one game's public set, round by round)."""
-    from sim.games.island_nation.figures import register_frames_cli
+    """``sim map``: draw the map."""
     from sim.games.island_nation.mapview import register_cli
 
     register_cli(app)
-    register_frames_cli(app)
 
 
 GAME = GameSpec(
@@ -78,5 +83,5 @@ GAME = GameSpec(
     tables=analysis.tables,
     trace=trace,
     description="Hidden movement: will the frogman escape Kaoteng Island in rounds 7–10, and when?",
-    extras={"register_cli": _register_cli, "report_figures": _report_figures},
+    extras={"register_cli": _register_cli, "report_figures": _report_figures, "trace_frames": _trace_frames},
 )

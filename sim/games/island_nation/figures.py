@@ -4,10 +4,8 @@ size by round, and heat maps on the map (where the frogman spends rounds, is cau
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
 
 import numpy as np
-import typer
 from matplotlib.figure import Figure
 
 from sim.core import stats
@@ -132,30 +130,3 @@ def trace_frames(rules, policy: np.ndarray, seed: int, index: int, out: Path) ->
         fig.savefig(path, dpi=90)
         paths.append(path)
     return paths
-
-
-def register_frames_cli(app) -> None:
-    """``sim map-frames island-nation --seed S --index I --out DIR``: the public set per round."""
-
-    @app.command("map-frames")
-    def map_frames_command(
-        game: Annotated[str, typer.Argument(help="island-nation")],
-        out: Annotated[Path, typer.Option("--out", help="Folder for one PNG per round")],
-        seed: Annotated[int, typer.Option("--seed")] = 0,
-        index: Annotated[int, typer.Option("--index", "-i")] = 0,
-        scenario: Annotated[str, typer.Option("--scenario", "-s")] = "base",
-        policy: Annotated[list[str] | None, typer.Option("--policy", help="ROLE=BOT")] = None,
-        players: Annotated[int | None, typer.Option("--players", "-p")] = None,
-    ) -> None:
-        """Draw the public set of one Island Nation game on the map, round by round."""
-        from sim.cli import parse_policies
-        from sim.core.errors import UserError
-        from sim.core.registry import get_game
-        from sim.core.runner import resolve_scenario
-
-        spec = get_game(game)
-        if spec.name != "island-nation":
-            raise UserError(f"map-frames {game}: only island-nation has a map")
-        scen = resolve_scenario(spec, scenario, (), players)
-        paths = trace_frames(scen.rules, spec.policy_array(scen.rules, parse_policies(policy)), seed, index, out)
-        typer.echo(f"wrote {len(paths)} frames to {out}")
