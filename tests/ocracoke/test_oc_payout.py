@@ -75,16 +75,18 @@ def exact_expectations(rules):
 def test_posterior_table_matches_exact_enumeration(warm, rules4):
     """The counter's posterior tables hold the exact best expected gold and dial (OC-PAY-A..C)."""
     gold, unseen = exact_expectations(rules4)
-    from sim.games.ocracoke import posterior_tables
+    from sim.games.ocracoke import expected_gold_tables, posterior_tables
+    from sim.games.ocracoke.policies import DIAL_BITS
     from sim.games.ocracoke.rules import pack
 
-    T = posterior_tables(pack(rules4))
+    T = expected_gold_tables(pack(rules4))
     u = sum(1 << c for c in unseen)
     d_expect = rules4.pay_hand * Fraction(sum(1 for a, b in combinations(unseen, 2)
                                               if card_values(rules4)[[5, a, b]].sum() > 0), 28)
     best = max(range(len(gold)), key=lambda d: (gold[d], -d))
     assert T[u, 2, SHIFT - 2, BEST_DIAL] == best
     assert T[u, 2, SHIFT - 2, BEST] == pytest.approx(float(gold[best] - d_expect), abs=1e-6)
+    assert (int(posterior_tables(pack(rules4))[u, 2, SHIFT - 2]) >> DIAL_BITS) & 15 == best, "the bots' table"
 
 
 def test_monte_carlo_declaration_agrees_with_exact_enumeration(warm, rules4):

@@ -14,7 +14,7 @@ import numpy as np
 from sim.core.game import Chunk, GameSpec
 from sim.games.ocracoke import analysis
 from sim.games.ocracoke.engine import EVENT_COLUMNS, GAME_COLUMNS, LOG_WIDTH, R_ROWS, play_batch
-from sim.games.ocracoke.policies import BOTS, build_tables
+from sim.games.ocracoke.policies import BOTS, build_tables, decision_table
 from sim.games.ocracoke.rules import OcracokeRules, pack
 
 ROLES = ("0", "1", "2", "3")
@@ -46,13 +46,23 @@ NO_LOG = np.zeros((0, LOG_WIDTH), np.int64)
 
 @lru_cache(maxsize=16)
 def _tables(values: tuple, dial_lo: tuple, dial_hi: tuple, pay: tuple):
-    return build_tables(np.array(values, np.int64), np.array(dial_lo, np.int64), np.array(dial_hi, np.int64),
-                        np.array(pay, np.int64))
+    T = build_tables(np.array(values, np.int64), np.array(dial_lo, np.int64), np.array(dial_hi, np.int64),
+                     np.array(pay, np.int64))
+    return T, decision_table(T)
+
+
+def _key(packed: dict[str, np.ndarray]) -> tuple:
+    return tuple(tuple(int(x) for x in packed[k]) for k in ("values", "dial_lo", "dial_hi", "pay"))
+
+
+def expected_gold_tables(packed: dict[str, np.ndarray]) -> np.ndarray:
+    """The exact expected gold of every information state (policies.build_tables), built once."""
+    return _tables(*_key(packed))[0]
 
 
 def posterior_tables(packed: dict[str, np.ndarray]) -> np.ndarray:
-    """The bots' exact posterior tables for these card values, dials and payouts (built once)."""
-    return _tables(*(tuple(int(x) for x in packed[k]) for k in ("values", "dial_lo", "dial_hi", "pay")))
+    """The bots' decisions in every information state (policies.decision_table), built once."""
+    return _tables(*_key(packed))[1]
 
 
 def rules_array(rules: OcracokeRules, policy: np.ndarray) -> np.ndarray:
