@@ -48,7 +48,7 @@ NO_LOG = np.zeros((0, LOG_WIDTH), np.int64)
 def _tables(values: tuple, dial_lo: tuple, dial_hi: tuple, pay: tuple):
     T = build_tables(np.array(values, np.int64), np.array(dial_lo, np.int64), np.array(dial_hi, np.int64),
                      np.array(pay, np.int64))
-    return T, decision_table(T)
+    return T, decision_table(T, np.array(values, np.int64))
 
 
 def _key(packed: dict[str, np.ndarray]) -> tuple:

@@ -164,14 +164,16 @@ def build_tables(values, dial_lo, dial_hi, pay):
 
 
 @njit(cache=True)
-def decision_table(T):
-    """What the bots decide in each information state of the expected-gold tables T, as bits of D[u, m, oi]
-    (same comparisons, same float32 numbers: the decisions are exactly those read from T)."""
-    D = np.zeros(T.shape[:3], dtype=np.uint16)
+def decision_table(T, values):
+    """What the bots decide in each information state of the expected-gold tables T, as bits of D[u, m, j]
+    (same comparisons, same float32 numbers: the decisions are exactly those read from T). Only the ship
+    sums the known cards can reach are kept: j = oi - SHIFT + reach, reach = D.shape[2] // 2."""
+    reach = max(values[values > 0].sum(), -values[values < 0].sum())
+    D = np.zeros((T.shape[0], T.shape[1], 2 * reach + 1), dtype=np.uint16)
     for u in range(T.shape[0]):
         for m in range(T.shape[1]):
-            for oi in range(T.shape[2]):
-                t = T[u, m, oi]
+            for j in range(D.shape[2]):
+                t = T[u, m, j + SHIFT - reach]
                 bits = POSITIVE if t[SIGN] > 0 else 0
                 for looks in range(3):
                     if t[BEST + 1] >= t[wait_column(looks)] - TOLERANCE:
@@ -180,7 +182,7 @@ def decision_table(T):
                     bits |= NAIVE_DECLARES
                 for declarer in range(2):
                     bits |= np.int64(t[BEST_DIAL + declarer]) << (DIAL_BITS + 4 * declarer)
-                D[u, m, oi] = bits
+                D[u, m, j] = bits
     return D
 
 
@@ -213,6 +215,13 @@ def posterior(know, info, values):
     return u, m, off + SHIFT
 
 
+@rules_code
+def decisions(know, info, values, T):
+    """The decision bits (table T = decision_table) of the view's information state."""
+    u, m, oi = posterior(know, info, values)
+    return np.int64(T[u, m, oi - SHIFT + T.shape[2] // 2])
+
+
 # ---------------------------------------------------------------- small helpers
 
 @rules_code
@@ -243,8 +252,7 @@ def _first_unknown_slot(know, info, exclude):
 @rules_code
 def _likely_sign(know, info, values, T):
     """+1 if the view finds a positive sum at least as likely as a negative one, else -1."""
-    u, m, oi = posterior(know, info, values)
-    return 1 if T[u, m, oi] & POSITIVE else -1
+    return 1 if decisions(know, info, values, T) & POSITIVE else -1
 
 
 @rules_code
@@ -306,8 +314,7 @@ def _random_turn(know, info, rng, choice):
 def _naive_turn(know, info, values, T, choice):
     """Declare once the best dial is worth NAIVE_DECLARE_AT to a declarer; else use action card A
     on the ship slots it has not looked at (swapping the kraken away when it holds it)."""
-    u, m, oi = posterior(know, info, values)
-    if info[MAY_DECLARE] and T[u, m, oi] & NAIVE_DECLARES:
+    if info[MAY_DECLARE] and decisions(know, info, values, T) & NAIVE_DECLARES:
         choice[0] = DECLARE
         return
     seat = info[SEAT]
@@ -353,8 +360,7 @@ def _counter_turn(know, info, values, T, choice):
         score_b = 2 * looks_b + (hidden_island >= 0) + riddance
     act, looks = (act_a, looks_a) if score_a >= score_b else (act_b, looks_b)
     if info[MAY_DECLARE]:
-        u, m, oi = posterior(know, info, values)
-        if (T[u, m, oi] >> (DECLARE_BEFORE_LOOKS + looks)) & 1:
+        if (decisions(know, info, values, T) >> (DECLARE_BEFORE_LOOKS + looks)) & 1:
             choice[0] = DECLARE
             return
     choice[0] = act
@@ -421,5 +427,4 @@ def dial(bot, know, info, values, T, rng):
     """The dial position this seat sets at a declaration (OC-DECL-1)."""
     if bot == RANDOM:
         return randbelow(rng, info[N_DIALS])
-    u, m, oi = posterior(know, info, values)
-    return (np.int64(T[u, m, oi]) >> (DIAL_BITS + 4 * info[VOLUNTARY])) & 15
+    return (decisions(know, info, values, T) >> (DIAL_BITS + 4 * info[VOLUNTARY])) & 15
