@@ -43,6 +43,7 @@ from sim.games.island_nation.state import (
     in_window,
     loyal_alive,
     set_size,
+    with_point,
 )
 
 FROGMAN_BOTS = ("random", "runner", "ghost")
@@ -348,7 +349,30 @@ def _crowd(T, P, k, st, q):
     return count
 
 
-@njit(**JIT)
+@njit(**INLINE)
+def _forget_counts_if_moved(st):
+    """Empty the hunter's cache of ``belief_counts`` when the public set has changed."""
+    if st.counted_for[0] != st.bel[0] or st.counted_for[1] != st.bel[1]:
+        st.counted_for[0], st.counted_for[1] = st.bel[0], st.bel[1]
+        st.counted[0], st.counted[1] = np.uint64(0), np.uint64(0)
+
+
+@njit(**INLINE)
+def belief_counts(T, st, q):
+    """For the public set and point q: the most of the set one shot line from q covers, and how
+    much of the set lies within 1 and within 3 road steps of q. These depend on the set alone, and
+    every hunter weighs the same points many times while it stands still, so each point is counted
+    once per set (``st.counts``; call ``_forget_counts_if_moved`` first)."""
+    if not has(st.counted[0], st.counted[1], q):
+        s0, s1 = st.bel[0], st.bel[1]
+        _, st.counts[q, 0] = _best_line(T, q, s0, s1)
+        st.counts[q, 1] = set_size(s0 & T.ballmask[q, 1, 0], s1 & T.ballmask[q, 1, 1])
+        st.counts[q, 2] = set_size(s0 & T.ballmask[q, 3, 0], s1 & T.ballmask[q, 3, 1])
+        st.counted[0], st.counted[1] = with_point(st.counted[0], st.counted[1], q)
+    return st.counts[q, 0], st.counts[q, 1], st.counts[q, 2]
+
+
+@njit(**INLINE)
 def _hunter(T, P, k, st, rng, spent, ap, shot, can_draw):
     a = st.apos[k]
     s0, s1 = st.bel[0], st.bel[1]
@@ -371,16 +395,17 @@ def _hunter(T, P, k, st, rng, spent, ap, shot, can_draw):
             return MOVE, _step_toward(T, a, t)
     late = st.g[ROUND] >= P.evac_from - 1
     radius = min(left, 3)
+    _forget_counts_if_moved(st)
     best_q, best = a, -1e18
     for i in range(T.ball_count[a, radius]):
         q = T.ball_points[a, i]
+        line, near, around = belief_counts(T, st, q)
         score = 0.0
         if can_shoot:
-            _, c = _best_line(T, q, s0, s1)
-            score += 2.0 * c
-        score += set_size(s0 & T.ballmask[q, 1, 0], s1 & T.ballmask[q, 1, 1])
+            score += 2.0 * line
+        score += near
         if late and T.is_evac[q] == 1:
-            score += 2.0 * set_size(s0 & T.ballmask[q, 3, 0], s1 & T.ballmask[q, 3, 1])
+            score += 2.0 * around
         score = score / size - 0.5 * _crowd(T, P, k, st, q) + 0.01 * uniform(rng)
         if score > best:
             best_q, best = q, score
@@ -398,7 +423,7 @@ def _hunter(T, P, k, st, rng, spent, ap, shot, can_draw):
     return CATCH_ACTION, 0
 
 
-@njit(**JIT)
+@njit(**INLINE)
 def artillery_action(bot, T, P, k, st, rng, spent, ap, shot, can_draw):
     """The next action (END, MOVE, SHOOT, CATCH_ACTION or DRAW) and its direction; END only once
     an action point is spent (IN-TURN-3), DRAW only when ``can_draw`` (IN-CARD-1)."""

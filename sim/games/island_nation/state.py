@@ -12,7 +12,9 @@
 * ``ability[k]``: artillery k's ability (effect, amount, uses left),
 * ``pending``: event cards drawn this turn, resolved at its end (IN-CARD-3),
 * ``rng``: the game's random stream, ``scratch``: working space (the kernels allocate nothing, so
-  they run without reference counting: ``JIT`` below).
+  they run without reference counting: ``JIT`` below),
+* ``counts[p]``: what the hunter weighs about point p for the public set ``counted_for`` (see
+  ``policies.belief_counts``); ``counted`` is the set of points whose row is filled in.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ import numpy as np
 from numba import njit
 
 State = namedtuple("State", ["g", "apos", "ahp", "abul", "traitor", "bel", "path", "sizes", "hand", "deck",
-                             "ability", "pending", "rng", "scratch"])
+                             "ability", "pending", "rng", "scratch", "counts", "counted_for", "counted"])
 
 # indices into State.g
 (ROUND, FPOS, FHP, FBUL, MINES_LEFT, MINE_AT, WINNER, REASON, END_ROUND, ESC_ROUND, ESC_EXIT, OVER, NLOG,
@@ -33,6 +35,7 @@ MAX_ART = 5
 MAX_PATH = 16
 MAX_CARD_TYPES = 16
 MAX_DECK = 64
+MAX_POINTS = 128  # two 64-bit words of belief
 
 # effect primitives of cards and abilities (rules.EFFECTS order)
 HEAL, BULLETS, EXTRA_AP_EFFECT, RADAR, TRAITOR, CAN = range(6)
@@ -63,7 +66,8 @@ def new_state() -> State:
                  np.zeros(MAX_PATH, np.int64), np.zeros(10, np.int64),
                  np.zeros((MAX_ART + 1, MAX_CARD_TYPES), np.int64), np.zeros(MAX_DECK, np.int64),
                  np.zeros((MAX_ART, 3), np.int64), np.zeros(8, np.int64), np.zeros(4, np.uint64),
-                 np.zeros(16, np.int64))
+                 np.zeros(16, np.int64), np.zeros((MAX_POINTS, 3), np.int64), np.zeros(2, np.uint64),
+                 np.zeros(2, np.uint64))
 
 
 @njit(**INLINE)

@@ -21,8 +21,8 @@ import numpy as np
 
 from sim.core.errors import ScenarioError
 from sim.games.island_nation.rules import EFFECTS, LAST_ROUND, IslandNationRules
+from sim.games.island_nation.state import MAX_POINTS
 
-MAX_POINTS = 128  # two 64-bit words of belief
 MAX_RADIUS = 3
 
 Tables = namedtuple("Tables", [
