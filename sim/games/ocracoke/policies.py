@@ -193,25 +193,28 @@ def wait_column(k):
 
 
 @rules_code
+def _bit(card):
+    """1 << card, and 0 for an unknown card (-1)."""
+    return (1 << (card + 1)) >> 1
+
+
+@rules_code
 def posterior(know, info, values):
     """(u, m, offset): unknown cards, unknown ship slots, sum of the cards known to be on the ship."""
     on_ship = info[SHIP_ANY]
+    for loc in range(N_SHIP_MAX):
+        on_ship |= _bit(know[loc])
     elsewhere = 0
-    for loc in range(N_LOC):
-        c = know[loc]
-        if c >= 0:
-            if loc < N_SHIP_MAX:
-                on_ship |= 1 << c
-            else:
-                elsewhere |= 1 << c
+    for loc in range(N_SHIP_MAX, N_LOC):
+        elsewhere |= _bit(know[loc])
     on_ship &= ~elsewhere
     u = ALL_CARDS & ~on_ship & ~elsewhere
     m = info[N_SHIP]
     off = 0
-    for c in range(N_CARDS):
-        if (on_ship >> c) & 1:
-            m -= 1
-            off += values[c]
+    for c in range(N_CARDS):  # without branches: which cards are known is not predictable
+        placed = (on_ship >> c) & 1
+        m -= placed
+        off += placed * values[c]
     return u, m, off + SHIFT
 
 
