@@ -13,7 +13,7 @@ from functools import cache
 import numpy as np
 from numba import njit
 
-from sim.core.rng import randbelow, seed_stream, shuffle
+from sim.core.rng import randbelow, seed_stream
 from sim.games.wonderful_island import policies as pol
 from sim.games.wonderful_island.catalogue import (
     C_A1,
@@ -193,6 +193,16 @@ from sim.games.wonderful_island.state import (
     TG_SENDER,
     TG_VENUE_OBSTRUCTION,
     TG_VENUE_SUPPORT,
+    TMP,
+    TMP_BOUGHT,
+    TMP_CAMPS,
+    TMP_DICE,
+    TMP_ISSUE,
+    TMP_LAID,
+    TMP_ORDER,
+    TMP_PICKS,
+    TMP_USED,
+    TMP_WILLING,
     TR_HOSPITALIZED,
     TR_OTHERS_CAMPAIGN,
     TR_OWN_CAMPAIGN,
@@ -204,6 +214,7 @@ from sim.games.wonderful_island.state import (
     W_IRON,
     W_JAILED,
     W_VOTES,
+    compiled,
     new_state,
 )
 
@@ -217,7 +228,7 @@ NSF = len(SEAT_FIELDS)
 
 
 # ----------------------------------------------------------------------------------------- helpers
-@njit(cache=True, error_model="numpy")
+@compiled
 def log_event(st, code, a, b, c):
     """A trace event (code, a, b, c) in the log rows of ``st``; nothing when not tracing."""
     if st.shape[0] == LOG:
@@ -232,7 +243,22 @@ def log_event(st, code, a, b, c):
         st[0, G_LOG_N] = i + 1
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
+def shuffle_row(st, rng, row, n):
+    """Fisher-Yates shuffle of ``st[row, :n]`` in place (the draws of sim.core.rng.shuffle)."""
+    for i in range(n - 1, 0, -1):
+        j = randbelow(rng, i + 1)
+        st[row, i], st[row, j] = st[row, j], st[row, i]
+
+
+@compiled
+def clear_row(st, row, n, value):
+    """``st[row, :n] = value``: a work row made ready for one step."""
+    for i in range(n):
+        st[row, i] = value
+
+
+@compiled
 def active_count(st):
     count = 0
     for p in range(st[0, G_N]):
@@ -241,28 +267,29 @@ def active_count(st):
     return count
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def draw_one(st, rng):
     """Top card of the draw pile; an empty pile is rebuilt from the shuffled discards (WI-SETUP-8)."""
     if st[0, G_DECK_N] == 0:
         n = st[0, G_DISC_N]
         if n == 0:
             return -1
-        st[PILES + PILE_DECK, :n] = st[PILES + PILE_DISC, :n]
+        for i in range(n):
+            st[PILES + PILE_DECK, i] = st[PILES + PILE_DISC, i]
         st[0, G_DECK_N] = n
         st[0, G_DISC_N] = 0
-        shuffle(rng, st[PILES + PILE_DECK, :n])
+        shuffle_row(st, rng, PILES + PILE_DECK, n)
     st[0, G_DECK_N] -= 1
     return st[PILES + PILE_DECK, st[0, G_DECK_N]]
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def to_discard(st, k):
     st[PILES + PILE_DISC, st[0, G_DISC_N]] = k
     st[0, G_DISC_N] += 1
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def draw_cards(st, rng, p, n):
     """Draw n cards into p's hand (WI-TURN-2); a hospitalised player draws nothing (WI-HOSP-3)."""
     if st[SEAT + p, S_HOSP] >= 0 or st[SEAT + p, S_JAILED] != 0:
@@ -281,7 +308,7 @@ def draw_cards(st, rng, p, n):
     log_event(st, E_DRAW, p, got, 0)
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def take_from_hand(st, p, i):
     """Remove hand card i of p and return its kind."""
     last = st[SEAT + p, S_HAND_N] - 1
@@ -291,7 +318,7 @@ def take_from_hand(st, p, i):
     return k
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def discard_cards(st, T, rng, p, n):
     """p loses n cards of its choice to the discard pile (WI-SETTLE-4)."""
     lost = 0
@@ -305,13 +332,13 @@ def discard_cards(st, T, rng, p, n):
         log_event(st, E_DISCARD, p, lost, 0)
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def mark_played(st, p, k):
     st[SEAT + p, S_PLAYED] |= np.int64(1) << np.int64(k)
 
 
 # ----------------------------------------------------------------------------------------- votes
-@njit(cache=True, error_model="numpy")
+@compiled
 def gain_votes(st, p, n):
     """p takes up to n votes from the pool (WI-SETTLE-3)."""
     take = min(n, st[0, G_POOL])
@@ -320,7 +347,7 @@ def gain_votes(st, p, n):
     return take
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def lose_votes(st, p, n):
     """p returns up to n plain votes to the pool, never going below zero (WI-LOSS-1, WI-SETTLE-5)."""
     take = min(n, st[SEAT + p, S_VOTES])
@@ -329,7 +356,7 @@ def lose_votes(st, p, n):
     return take
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def gain_iron(st, p, n):
     """p takes up to n iron votes; as many plain votes leave the pool and the game (WI-IRON-1)."""
     take = min(n, st[0, G_IRON_LEFT], st[0, G_POOL])
@@ -340,7 +367,7 @@ def gain_iron(st, p, n):
     return take
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def move_votes(st, frm, to, n):
     """A transfer between players, not a loss: nothing goes back to the pool (WI-LOSS-2)."""
     take = min(n, st[SEAT + frm, S_VOTES])
@@ -349,7 +376,7 @@ def move_votes(st, frm, to, n):
     return take
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def change_votes(st, p, amount):
     """Votes won or lost; during settlement the candidate's changes are summed first (WI-SETTLE-1)."""
     if st[0, G_SETTLING] != 0 and p == st[0, G_CAND]:
@@ -361,7 +388,7 @@ def change_votes(st, p, amount):
 
 
 # ----------------------------------------------------------------------------------------- jail, hospital
-@njit(cache=True, error_model="numpy")
+@compiled
 def jail(st, p):
     """Third subpoena: jail at once; all votes leave the game (WI-SUBP-2, WI-JAIL-1)."""
     st[SEAT + p, S_JAILED] = 1
@@ -383,7 +410,7 @@ def jail(st, p):
     log_event(st, E_JAIL, p, 0, 0)
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def add_subpoenas(st, T, p, n):
     """WI-SUBP-1/2: subpoena tokens on p's character; the jail count sends p to jail."""
     limit = T[0, R_JAIL]
@@ -392,7 +419,7 @@ def add_subpoenas(st, T, p, n):
         jail(st, p)
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def hospitalise(st, p):
     """WI-HOSP-1: p's character is turned over until another player completes a campaign turn."""
     st[SEAT + p, S_HOSP] = st[0, G_TURN]
@@ -401,7 +428,7 @@ def hospitalise(st, p):
     log_event(st, E_HOSPITAL, p, 0, 0)
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def learn_camp(st, o, q):
     """o sees q's camp card (a peek or a meeting's answer)."""
     st[SEAT + o, S_KNOWN] |= np.int64(1) << np.int64(q)
@@ -409,7 +436,7 @@ def learn_camp(st, o, q):
         st[SEAT + o, S_BELIEF + q] = 1000 if st[SEAT + q, S_CAMP] == st[SEAT + o, S_SIDE] else 0
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def observe(st, actor, toward, friendly):
     """Everyone with a side revises its belief about ``actor`` after it helped or hurt ``toward``."""
     if actor == toward:
@@ -425,7 +452,7 @@ def observe(st, actor, toward, friendly):
 
 
 # ----------------------------------------------------------------------------------------- effects
-@njit(cache=True, error_model="numpy")
+@compiled
 def apply_primitive(st, T, rng, prim, amount, actor, target):
     """One effect primitive of a card, skill or meeting card (no skills triggered here)."""
     if target < 0 or st[SEAT + target, S_JAILED] != 0 or prim == P_NONE:
@@ -454,7 +481,7 @@ def apply_primitive(st, T, rng, prim, amount, actor, target):
         st[0, G_EXTRA_SUP] += amount
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def fire_skills(st, T, rng, p, trigger, venue):
     """WI-SKILL-2/3: p's skills with this trigger. Active ones are optional and need p out of
     hospital; the forced one always fires, in hospital too (WI-HOSP-4). Not cancellable."""
@@ -495,7 +522,7 @@ def fire_skills(st, T, rng, p, trigger, venue):
         apply_effect(st, T, rng, prim, amount, p, target, True)
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def apply_effect(st, T, rng, prim, amount, actor, target, triggers):
     """An effect, then (when ``triggers``) the target's skills triggered by a subpoena or hospital."""
     apply_primitive(st, T, rng, prim, amount, actor, target)
@@ -507,7 +534,7 @@ def apply_effect(st, T, rng, prim, amount, actor, target, triggers):
         fire_reactions(st, T, rng, target, TR_HOSPITALIZED)
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def fire_reactions(st, T, rng, p, trigger):
     """Skills triggered by a subpoena or a hospital stay; their own effects trigger nothing more."""
     ch = st[SEAT + p, S_CHAR]
@@ -526,13 +553,13 @@ def fire_reactions(st, T, rng, p, trigger):
             apply_primitive(st, T, rng, prim, amount, p, target)
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def card_hostile_to(T, k):
     return pol.hostile_primitive(T[CARD0 + k, C_P1], T[CARD0 + k, C_A1]) or pol.hostile_primitive(
         T[CARD0 + k, C_P1 + 3], T[CARD0 + k, C_A1 + 3]) or T[CARD0 + k, C_T1] == TG_VENUE_SUPPORT
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def try_cancel(st, T, rng, victim, actor, k):
     """WI-CARD-5 (沙盤推演): the victim of a hostile card may cancel it with a response card."""
     if victim == actor or st[SEAT + victim, S_JAILED] != 0 or st[SEAT + victim, S_HOSP] >= 0:
@@ -549,7 +576,7 @@ def try_cancel(st, T, rng, victim, actor, k):
     return False
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def card_effects(st, T, rng, k, actor, target):
     """Both effects of card k played by actor; ``target`` is the chosen/candidate player."""
     for e in range(2):
@@ -568,7 +595,7 @@ def card_effects(st, T, rng, k, actor, target):
             apply_effect(st, T, rng, prim, amount, actor, target, True)
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def remove_slot_card(st, T, card_type):
     """離間 / 轉移焦點: the first card of this type on the venue goes to the discard pile."""
     for s in range(st[0, G_SLOT_N]):
@@ -579,7 +606,7 @@ def remove_slot_card(st, T, card_type):
             return
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def slot_has(st, T, card_type):
     for s in range(st[0, G_SLOT_N]):
         k = st[PILES + PILE_SLOT_CARD, s]
@@ -589,7 +616,7 @@ def slot_has(st, T, card_type):
 
 
 # ----------------------------------------------------------------------------------------- meetings
-@njit(cache=True, error_model="numpy")
+@compiled
 def pass_meeting(st, T, rng, s, j, q):
     """WI-CARD-4: s passes meeting card j face down to q; q carries it out if of the camp asked;
     the card goes back into the meeting pile, shuffled (WI-MEET-1), or out of the game (WI-MEET-3)."""
@@ -625,10 +652,10 @@ def pass_meeting(st, T, rng, s, j, q):
     if T[0, R_MEET_REMOVE] == 0:
         st[PILES + PILE_MDECK, st[0, G_MDECK_N]] = m
         st[0, G_MDECK_N] += 1
-        shuffle(rng, st[PILES + PILE_MDECK, :st[0, G_MDECK_N]])
+        shuffle_row(st, rng, PILES + PILE_MDECK, st[0, G_MDECK_N])
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def take_meeting_card(st, p):
     if st[0, G_MDECK_N] == 0 or st[SEAT + p, S_MEET_N] >= MHMAX:
         return False
@@ -639,7 +666,7 @@ def take_meeting_card(st, p):
 
 
 # ----------------------------------------------------------------------------------------- action turns
-@njit(cache=True, error_model="numpy")
+@compiled
 def play_slot_card(st, T, p, i):
     """WI-CARD-1/2: a support or obstruction card goes into an empty venue slot."""
     k = take_from_hand(st, p, i)
@@ -651,7 +678,7 @@ def play_slot_card(st, T, p, i):
     observe(st, p, st[0, G_CAND], T[CARD0 + k, C_TYPE] == SUPPORT)
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def play_strategy_card(st, T, rng, p, i, target, code):
     """WI-CARD-3: a strategy card in front of the player, resolved at once, then discarded."""
     k = take_from_hand(st, p, i)
@@ -669,13 +696,13 @@ def play_strategy_card(st, T, rng, p, i, target, code):
     to_discard(st, k)
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def turn_over(st):
     """The campaign turn stops: the game ended or the candidate went to jail (WI-JAIL-3)."""
     return st[0, G_ENDED] != 0 or st[SEAT + st[0, G_CAND], S_JAILED] != 0
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def play_step(st, T, rng, p):
     """WI-TURN-3: play any number of cards: support/obstruction into slots, strategy in front,
     meeting cards passed face down."""
@@ -710,7 +737,7 @@ def play_step(st, T, rng, p):
             return
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def discard_step(st, T, rng, p):
     """WI-TURN-5: down to the hand limit; WI-MEET-2: three of those cards may buy a meeting card."""
     limit, trade = T[0, R_LIMIT], T[0, R_TRADE]
@@ -723,7 +750,7 @@ def discard_step(st, T, rng, p):
         discard_cards(st, T, rng, p, excess)
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def action_turn(st, T, rng, p, extra_draw):
     """WI-TURN-1..5: turn start (skills), draw 2, play cards, discard to 5."""
     log_event(st, E_TURN, p, 0, 0)
@@ -736,7 +763,7 @@ def action_turn(st, T, rng, p, extra_draw):
         discard_step(st, T, rng, p)
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def reactive_phase(st, T, rng, c):
     """WI-TURN-6: after the candidate ends the action phase, the others may play reactive cards."""
     n = st[0, G_N]
@@ -758,13 +785,13 @@ def reactive_phase(st, T, rng, c):
 
 
 # ----------------------------------------------------------------------------------------- venues
-@njit(cache=True, error_model="numpy")
+@compiled
 def sweep_pair_value(a, b):
     """WI-V-SWEEP-1/2: the difference of two dice; doubles give the single die's value."""
     return a if a == b else abs(a - b)
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def sweep_best(dice, k):
     """WI-V-SWEEP-3: the best pair among k dice."""
     best = 0
@@ -776,11 +803,12 @@ def sweep_best(dice, k):
     return best
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def street_sweep(st, T, rng, c, bonus):
     """WI-V-SWEEP-1..3: two dice, one more per support step (up to the dice in the box)."""
     k = min(T[0, R_DICE], 2 + bonus)
-    dice = np.zeros(6, dtype=np.int64)
+    dice = st[TMP + TMP_DICE]
+    clear_row(st, TMP + TMP_DICE, 6, 0)
     for i in range(k):
         dice[i] = randbelow(rng, 6) + 1
     log_event(st, E_DICE, dice[0], dice[1], dice[2] if k > 2 else 0)
@@ -789,7 +817,7 @@ def street_sweep(st, T, rng, c, bonus):
     return votes
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def legislature(st, T, rng, c, bonus):
     """WI-V-LEG-1/2/4: show of hands after coordination; at least half of the players in the game
     pass the bill and the candidate shares out 3 votes (one to each voter it bought)."""
@@ -797,8 +825,9 @@ def legislature(st, T, rng, c, bonus):
     share = T[0, R_LEG]
     voters = active_count(st)
     yes = 1 + bonus
-    willing = np.zeros(n, dtype=np.int64)
-    bought = np.zeros(n, dtype=np.int64)
+    willing, bought = st[TMP + TMP_WILLING], st[TMP + TMP_BOUGHT]
+    clear_row(st, TMP + TMP_WILLING, n, 0)
+    clear_row(st, TMP + TMP_BOUGHT, n, 0)
     for j in range(1, n):  # coordination: ask everyone first ...
         q = (c + j) % n
         if st[SEAT + q, S_JAILED] == 0 and pol.legislature_yes(st, rng, q, c):
@@ -839,7 +868,7 @@ def legislature(st, T, rng, c, bonus):
     return own
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def poaching(st, T, rng, c, bonus):
     """WI-V-POACH-1..4: extra draws per support step; the candidate lays cards, the target matches
     kind for kind as far as it can; the candidate takes the difference in plain votes."""
@@ -848,7 +877,8 @@ def poaching(st, T, rng, c, bonus):
     if q < 0:
         log_event(st, E_POACH, -1, 0, 0)
         return 0
-    laid = np.zeros(3, dtype=np.int64)
+    laid = st[TMP + TMP_LAID]
+    clear_row(st, TMP + TMP_LAID, 3, 0)
     i = st[SEAT + c, S_HAND_N] - 1
     while i >= 0:
         if pol.poach_plays_card(st, rng, c):
@@ -867,12 +897,13 @@ def poaching(st, T, rng, c, bonus):
                     need -= 1
                     matched += 1
                 i -= 1
-    taken = move_votes(st, q, c, laid.sum() - matched)
-    log_event(st, E_POACH, q, laid.sum(), matched)
+    total = laid[SUPPORT] + laid[OBSTRUCTION] + laid[STRATEGY]
+    taken = move_votes(st, q, c, total - matched)
+    log_event(st, E_POACH, q, total, matched)
     return taken
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def debate_requirement(d0, d, combined):
     """WI-V-DEBATE-4/6: (case, cards) a debater must play. Case 0: the issue card(s) exactly;
     1: the same kind(s); 2: any cards, half the candidate's die rounded up (single) or the die."""
@@ -883,7 +914,7 @@ def debate_requirement(d0, d, combined):
     return 2, d0 if combined else (d0 + 1) // 2
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def find_debate_cards(st, T, q, case, count, issue, picks):
     """Hand indices of q that meet the requirement (into ``picks``); False if q cannot."""
     n_hand = st[SEAT + q, S_HAND_N]
@@ -893,25 +924,26 @@ def find_debate_cards(st, T, q, case, count, issue, picks):
         for i in range(count):
             picks[i] = i
         return True
-    used = np.zeros(n_hand, dtype=np.bool_)
+    used = st[TMP + TMP_USED]
+    clear_row(st, TMP + TMP_USED, n_hand, 0)
     for need in range(count):
         want = issue[need]
         found = -1
         for i in range(n_hand):
             k = st[HAND + q, i]
-            if used[i]:
+            if used[i] != 0:
                 continue
             if (case == 0 and k == want) or (case == 1 and T[CARD0 + k, C_TYPE] == T[CARD0 + want, C_TYPE]):
                 found = i
                 break
         if found < 0:
             return False
-        used[found] = True
+        used[found] = 1
         picks[need] = found
     return True
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def drop_indices(st, q, picks, count):
     """Discard hand cards at the given indices (highest index first, so the others stay put)."""
     for _ in range(count):
@@ -923,7 +955,7 @@ def drop_indices(st, q, picks, count):
         picks[at] = -1
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def tv_debate(st, T, rng, c, bonus):
     """WI-V-DEBATE-3..9: issue card(s), the candidate's die, each debater's die and requirement."""
     n = st[0, G_N]
@@ -932,7 +964,8 @@ def tv_debate(st, T, rng, c, bonus):
         debaters += st[SEAT + q, S_DEBATER]
     if debaters == 0:
         return 0  # the walkover votes come after settlement (WI-V-DEBATE-3)
-    issue = np.full(2, -1, dtype=np.int64)
+    issue = st[TMP + TMP_ISSUE]
+    clear_row(st, TMP + TMP_ISSUE, 2, -1)
     n_issue = 0
     if st[SEAT + c, S_HAND_N] > 0:
         first = pol.issue_choice(st, T, rng, c)
@@ -946,7 +979,8 @@ def tv_debate(st, T, rng, c, bonus):
     log_event(st, E_ISSUE, issue[0], issue[1], n_issue)
     d0 = randbelow(rng, 6) + 1 if n_issue > 0 else 0
     gained = 0
-    picks = np.zeros(12, dtype=np.int64)
+    picks = st[TMP + TMP_PICKS, :12]
+    clear_row(st, TMP + TMP_PICKS, 12, 0)
     for j in range(1, n):
         q = (c + j) % n
         if st[SEAT + q, S_DEBATER] == 0 or st[SEAT + q, S_JAILED] != 0:
@@ -972,7 +1006,7 @@ def tv_debate(st, T, rng, c, bonus):
     return gained
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def venue_effect(st, T, rng, c, venue, bonus):
     """The chosen venue's effect with its support bonus; returns the candidate's gain."""
     if venue == RALLY:  # WI-V-RALLY-1/2
@@ -991,7 +1025,7 @@ def venue_effect(st, T, rng, c, venue, bonus):
 
 
 # ----------------------------------------------------------------------------------------- settlement
-@njit(cache=True, error_model="numpy")
+@compiled
 def settle(st, T, rng, c, vstats):
     """WI-SETTLE-1..5: card effects, then (unless jailed) venue effect and support bonus; the
     candidate's vote changes are summed and applied once, never below zero."""
@@ -1047,13 +1081,13 @@ def settle(st, T, rng, c, vstats):
 
 
 # ----------------------------------------------------------------------------------------- endings
-@njit(cache=True, error_model="numpy")
+@compiled
 def can_declare(st, p):
     """Not in jail, not in hospital (WI-HOSP-3)."""
     return st[SEAT + p, S_JAILED] == 0 and st[SEAT + p, S_HOSP] < 0
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def politician_goal_met(st, T, p):
     """WI-END-3: a politician's own condition (camp elections are handled by the caller)."""
     ch = st[SEAT + p, S_CHAR]
@@ -1074,7 +1108,7 @@ def politician_goal_met(st, T, p):
     return False
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def camp_ready(st, camp):
     for p in range(st[0, G_N]):
         if st[SEAT + p, S_CAMP] == camp and can_declare(st, p) and (
@@ -1083,14 +1117,14 @@ def camp_ready(st, camp):
     return False
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def finish(st, reason):
     st[0, G_ENDED] = 1
     st[0, G_END_REASON] = reason
     log_event(st, E_END, reason, st[0, G_ROUND], 0)
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def camp_wins(st, camp):
     for p in range(st[0, G_N]):
         if st[SEAT + p, S_CAMP] == camp:
@@ -1098,7 +1132,7 @@ def camp_wins(st, camp):
             log_event(st, E_WIN, p, camp, 0)
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def check_endings(st, T):
     """WI-END-1..5 outside settlement: the last player out of jail; both camps at once raise the
     threshold (WI-V-LEG-3); politicians' own conditions; a camp's election (taken by a politician
@@ -1138,7 +1172,7 @@ def check_endings(st, T):
         finish(st, END_THRESHOLD)
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def forced_count(st, T):
     """WI-END-4: after the last round or with the pool empty: (A) politicians meeting their
     condition; (B) a politician out of jail with the most votes; (C) the camp with more votes."""
@@ -1183,27 +1217,31 @@ def forced_count(st, T):
 
 
 # ----------------------------------------------------------------------------------------- a game
-@njit(cache=True, error_model="numpy")
+@compiled
 def setup(st, T, rng, deck0, mdeck0, bots):
     """WI-SETUP-1..7: characters, camps, pool, hands, meeting cards, starting votes."""
-    st[0:SEAT + MAX_PLAYERS, :] = 0
+    for row in range(SEAT + MAX_PLAYERS):
+        clear_row(st, row, st.shape[1], 0)
     n = T[0, R_PLAYERS]
     st[0, G_N] = n
     st[0, G_POOL] = T[0, R_POOL]
     st[0, G_IRON_LEFT] = T[0, R_IRON]
     st[0, G_THRESH] = T[0, R_THRESH]
     # characters: deal some each from the shuffled pile, keep one (WI-SETUP-1)
-    order = np.arange(T[0, R_MEET0] - T[0, R_CHAR0])
-    shuffle(rng, order)
+    order = st[TMP + TMP_ORDER]
+    n_chars = T[0, R_MEET0] - T[0, R_CHAR0]
+    for ch in range(n_chars):
+        order[ch] = ch
+    shuffle_row(st, rng, TMP + TMP_ORDER, n_chars)
     dealt = T[0, R_CHARS_DEALT]
     # camps: the camp cards for this player count, shuffled, one each (WI-SETUP-2)
-    camps = np.empty(n, dtype=np.int64)
+    camps = st[TMP + TMP_CAMPS]
     i = 0
     for camp in range(3):
         for _ in range(T[0, R_BLUE + camp]):
             camps[i] = camp
             i += 1
-    shuffle(rng, camps)
+    shuffle_row(st, rng, TMP + TMP_CAMPS, n)
     for p in range(n):
         st[SEAT + p, S_CAMP] = camps[p]
         st[SEAT + p, S_BOT] = bots[camps[p]]
@@ -1228,13 +1266,15 @@ def setup(st, T, rng, deck0, mdeck0, bots):
             st[SEAT + p, S_BELIEF + p] = 1000
     # effect cards (WI-SETUP-4), meeting cards (WI-SETUP-5/6)
     nd = deck0.shape[0]
-    st[PILES + PILE_DECK, :nd] = deck0
-    shuffle(rng, st[PILES + PILE_DECK, :nd])
+    for i in range(nd):
+        st[PILES + PILE_DECK, i] = deck0[i]
+    shuffle_row(st, rng, PILES + PILE_DECK, nd)
     st[0, G_DECK_N] = nd
     st[0, G_DISC_N] = 0
     nm = mdeck0.shape[0]
-    st[PILES + PILE_MDECK, :nm] = mdeck0
-    shuffle(rng, st[PILES + PILE_MDECK, :nm])
+    for i in range(nm):
+        st[PILES + PILE_MDECK, i] = mdeck0[i]
+    shuffle_row(st, rng, PILES + PILE_MDECK, nm)
     st[0, G_MDECK_N] = nm
     for p in range(n):
         for _ in range(T[0, R_HAND]):
@@ -1254,7 +1294,7 @@ def setup(st, T, rng, deck0, mdeck0, bots):
         log_event(st, E_SEAT, p, st[SEAT + p, S_CAMP], st[SEAT + p, S_CHAR])
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def campaign_turn(st, T, rng, c, vstats):
     """WI-ROUND-3/4: venue, action turns from the candidate's right (candidate last), reactive
     cards, settlement; then the venue is cleared and hospital stays may end (WI-HOSP-2)."""
@@ -1305,7 +1345,7 @@ def campaign_turn(st, T, rng, c, vstats):
     check_endings(st, T)
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def play_game(st, T, rng, deck0, mdeck0, bots, vstats):
     """One whole game (WI-ROUND-1/2): rounds of campaign turns from seat 0 until an ending."""
     setup(st, T, rng, deck0, mdeck0, bots)
@@ -1330,7 +1370,7 @@ def play_game(st, T, rng, deck0, mdeck0, bots, vstats):
         forced_count(st, T)  # WI-END-4: the last round is over
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def record(st, row):
     """The per-game row (see O_* and SEAT_FIELDS)."""
     row[:] = 0
@@ -1365,7 +1405,8 @@ def record(st, row):
 @njit(cache=True, error_model="numpy")
 def play_batch(seed, start, count, T, deck0, mdeck0, bots, rows, vstats, st):
     """Games start .. start+count-1 of the run ``seed``; game i uses game_stream(seed, i) alone.
-    ``st`` is one game's arrays (state.new_state), reused game after game."""
+    ``st`` is one game's arrays (state.new_state), reused game after game. The entry point: the
+    one place that allocates (the random stream), once per batch."""
     rng = np.empty(4, dtype=np.uint64)
     for i in range(count):
         seed_stream(rng, seed, start + i)

@@ -17,9 +17,6 @@ counts (votes, iron, subpoenas, hand sizes, cards on the venue).
 
 from __future__ import annotations
 
-import numpy as np
-from numba import njit
-
 from sim.core.rng import randbelow
 from sim.games.wonderful_island.catalogue import C_COPIES, C_P1, C_TYPE, C_VALUE, CH_WIN
 from sim.games.wonderful_island.state import (
@@ -64,6 +61,7 @@ from sim.games.wonderful_island.state import (
     W_HAND,
     W_IRON,
     W_JAILED,
+    compiled,
 )
 
 ALLY = 600  # belief (per mille) from which a player counts as an ally
@@ -75,12 +73,12 @@ SWING = 1.5  # worth of a vote taken from a rival rather than from the pool
 DEBATE_WORTH = 2.0  # rough worth of a debate (walkover or failed debaters)
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def coin(rng):
     return randbelow(rng, 2) == 1
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def is_ally(st, p, q):
     """q is p itself or believed on p's side."""
     if q == p:
@@ -88,19 +86,19 @@ def is_ally(st, p, q):
     return st[SEAT + p, S_SIDE] >= 0 and st[SEAT + p, S_BELIEF + q] >= ALLY
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def is_rival(st, p, q):
     if q == p:
         return False
     return st[SEAT + p, S_SIDE] < 0 or st[SEAT + p, S_BELIEF + q] <= RIVAL
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def total_votes(st, p):
     return st[SEAT + p, S_VOTES] + st[SEAT + p, S_IRON]
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def goal(st, T, p):
     """The politician bot's win condition kind (-1 for every other bot)."""
     if st[SEAT + p, S_BOT] != BOT_POLITICIAN:
@@ -108,7 +106,7 @@ def goal(st, T, p):
     return T[T[0, R_CHAR0] + st[SEAT + p, S_CHAR], CH_WIN]
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def pick_character(bot, score_a, score_b, rng):
     """WI-SETUP-1: keep one of the two characters dealt (0 or 1)."""
     if bot == BOT_RANDOM:
@@ -116,7 +114,7 @@ def pick_character(bot, score_a, score_b, rng):
     return 0 if score_a >= score_b else 1
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def random_other(st, rng, p, n, need_votes):
     """A uniformly chosen player other than p who is not in jail (-1 if none)."""
     count = 0
@@ -134,7 +132,7 @@ def random_other(st, rng, p, n, need_votes):
     return -1
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def strongest_rival(st, p, n, need_votes):
     """The believed rival with the most votes (plain votes only when ``need_votes``)."""
     best, best_v = -1, -1
@@ -149,7 +147,7 @@ def strongest_rival(st, p, n, need_votes):
     return best
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def nearest_to_jail(st, p, n):
     """The player (not p, not in jail) with the most subpoenas, ties to the most votes."""
     best, key = -1, -1
@@ -161,7 +159,7 @@ def nearest_to_jail(st, p, n):
     return best
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def most_uncertain(st, p, n):
     """The player p knows least about (belief nearest one half); -1 if p knows everyone."""
     if st[SEAT + p, S_SIDE] < 0:
@@ -176,7 +174,7 @@ def most_uncertain(st, p, n):
     return best if gap < 300 else -1
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def hostile_target(st, T, rng, p, prim):
     """Whom p aims a hostile effect at (-1: hold the card)."""
     n = st[0, G_N]
@@ -191,7 +189,7 @@ def hostile_target(st, T, rng, p, prim):
     return strongest_rival(st, p, n, prim == P_MOVE)
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def self_benefit(st, p, prim, amount):
     """Whether an effect aimed at p itself helps p."""
     if prim == P_VOTES or prim == P_IRON:
@@ -203,7 +201,7 @@ def self_benefit(st, p, prim, amount):
     return False
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def action_card_target(st, T, rng, p, k, target_kind):
     """WI-TURN-3: whom p plays strategy card k on at its action step (-1: keep it)."""
     prim = T[CARD0 + k, C_P1]
@@ -224,7 +222,7 @@ def action_card_target(st, T, rng, p, k, target_kind):
     return hostile_target(st, T, rng, p, prim)
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def slot_card_wanted(st, T, rng, p, k):
     """WI-CARD-1/2: whether p puts support/obstruction card k into the candidate's venue."""
     c = st[0, G_CAND]
@@ -237,7 +235,7 @@ def slot_card_wanted(st, T, rng, p, k):
     return is_rival(st, p, c)
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def meeting_target(st, rng, p):
     """WI-CARD-4: to whom p passes a meeting card now (-1: keep it)."""
     if st[SEAT + p, S_BOT] == BOT_RANDOM:
@@ -247,7 +245,7 @@ def meeting_target(st, rng, p):
     return most_uncertain(st, p, st[0, G_N])
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def discard_index(st, T, rng, p):
     """WI-TURN-5: which card of p's hand goes to the discard pile (the least worth for bots)."""
     n_hand = st[SEAT + p, S_HAND_N]
@@ -261,7 +259,7 @@ def discard_index(st, T, rng, p):
     return best
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def wants_trade(st, rng, p):
     """WI-MEET-2: trade cards that would be discarded anyway for a meeting card."""
     if st[SEAT + p, S_BOT] == BOT_RANDOM:
@@ -269,7 +267,7 @@ def wants_trade(st, rng, p):
     return st[SEAT + p, S_SIDE] >= 0
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def reactive_wanted(st, T, rng, p, k, has_support, has_obstruction):
     """WI-TURN-6: whether p plays reactive card k after the candidate's action phase."""
     c = st[0, G_CAND]
@@ -283,7 +281,7 @@ def reactive_wanted(st, T, rng, p, k, has_support, has_obstruction):
     return is_rival(st, p, c)
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def wants_cancel(st, rng, victim, actor):
     """WI-CARD-5: whether the victim spends a cancel card on a hostile card."""
     if st[SEAT + victim, S_BOT] == BOT_RANDOM:
@@ -291,7 +289,7 @@ def wants_cancel(st, rng, victim, actor):
     return not is_ally(st, victim, actor) or actor == victim
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def skill_target(st, T, rng, p, prim, amount, target_kind):
     """WI-SKILL-2: whom p aims an optional active skill at (-1: not now)."""
     if target_kind == TG_SELF:
@@ -305,7 +303,7 @@ def skill_target(st, T, rng, p, prim, amount, target_kind):
     return hostile_target(st, T, rng, p, prim)
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def support_in_hand(st, T, p):
     count = 0
     for i in range(st[SEAT + p, S_HAND_N]):
@@ -314,42 +312,53 @@ def support_in_hand(st, T, p):
     return count
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def pick_venue(st, T, rng, c):
     """WI-ROUND-3: the candidate's venue; bots other than random take the best expected gain."""
     if st[SEAT + c, S_BOT] == BOT_RANDOM:
         return randbelow(rng, 6)
-    n = st[0, G_N]
     g_kind = goal(st, T, c)
     if g_kind == W_HAND:
         return TV_DEBATE
     if g_kind == W_IRON:
         return GRASSROOTS
     bonus = support_in_hand(st, T, c) // 2
-    value = np.zeros(6)
-    value[RALLY] = 3.0 + bonus
-    value[GRASSROOTS] = IRON_WORTH * (2 + bonus)
-    value[STREET_SWEEP] = SWEEP_TWO_DICE if bonus == 0 else SWEEP_THREE_DICE
-    voters, allies = 0, 0
-    for q in range(n):
-        if st[SEAT + q, S_JAILED] == 0:
-            voters += 1
-            if q != c and is_ally(st, c, q):
-                allies += 1
-    to_buy = max(0, (voters + 1) // 2 - 1 - bonus - allies)
-    value[LEGISLATURE] = 3.0 - 1.5 * to_buy if to_buy <= 3 else 0.0
-    target = strongest_rival(st, c, n, True)
-    if target >= 0:  # a transfer: the rival loses what the candidate gains
-        value[POACHING] = SWING * min(st[SEAT + target, S_VOTES], (st[SEAT + c, S_HAND_N] + bonus + 1) // 2)
-    value[TV_DEBATE] = DEBATE_WORTH
-    best = 0
-    for v in range(6):
-        if value[v] > value[best]:
-            best = v
+    best, best_value = RALLY, expected_gain(st, c, RALLY, bonus)
+    for v in range(RALLY + 1, TV_DEBATE + 1):
+        value = expected_gain(st, c, v, bonus)
+        if value > best_value:
+            best, best_value = v, value
     return best
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
+def expected_gain(st, c, venue, bonus):
+    """The bots' rough worth of a venue for candidate c with this support bonus."""
+    if venue == RALLY:
+        return 3.0 + bonus
+    if venue == GRASSROOTS:
+        return IRON_WORTH * (2 + bonus)
+    if venue == STREET_SWEEP:
+        return SWEEP_TWO_DICE if bonus == 0 else SWEEP_THREE_DICE
+    n = st[0, G_N]
+    if venue == LEGISLATURE:
+        voters, allies = 0, 0
+        for q in range(n):
+            if st[SEAT + q, S_JAILED] == 0:
+                voters += 1
+                if q != c and is_ally(st, c, q):
+                    allies += 1
+        to_buy = max(0, (voters + 1) // 2 - 1 - bonus - allies)
+        return 3.0 - 1.5 * to_buy if to_buy <= 3 else 0.0
+    if venue == POACHING:  # a transfer: the rival loses what the candidate gains
+        target = strongest_rival(st, c, n, True)
+        if target < 0:
+            return 0.0
+        return SWING * min(st[SEAT + target, S_VOTES], (st[SEAT + c, S_HAND_N] + bonus + 1) // 2)
+    return DEBATE_WORTH
+
+
+@compiled
 def will_debate(st, rng, q):
     """WI-V-DEBATE-1: whether q takes part in the candidate's TV debate."""
     if st[SEAT + q, S_BOT] == BOT_RANDOM:
@@ -357,7 +366,7 @@ def will_debate(st, rng, q):
     return st[SEAT + q, S_HAND_N] >= 2
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def legislature_yes(st, rng, q, c):
     """WI-V-LEG-1: q raises a hand for the candidate's bill without being offered anything."""
     if st[SEAT + q, S_BOT] == BOT_RANDOM:
@@ -365,13 +374,13 @@ def legislature_yes(st, rng, q, c):
     return is_ally(st, q, c)
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def legislature_offers(st, c):
     """WI-V-LEG-2: whether the candidate buys hands with votes (the random bot never bargains)."""
     return st[SEAT + c, S_BOT] != BOT_RANDOM
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def accepts_offer(st, q, c, votes_left):
     """WI-V-LEG-2: q takes one vote for a hand unless the bill would elect a rival."""
     if st[SEAT + q, S_BOT] == BOT_RANDOM:
@@ -379,7 +388,7 @@ def accepts_offer(st, q, c, votes_left):
     return is_ally(st, q, c) or total_votes(st, c) + votes_left < st[0, G_THRESH]
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def poach_target(st, rng, c):
     """WI-V-POACH-1: the player the candidate poaches from (-1: nobody has votes)."""
     if st[SEAT + c, S_BOT] == BOT_RANDOM:
@@ -395,7 +404,7 @@ def poach_target(st, rng, c):
     return q
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def poach_plays_card(st, rng, c):
     """WI-V-POACH-1: whether the candidate lays a given hand card in the poaching."""
     if st[SEAT + c, S_BOT] == BOT_RANDOM:
@@ -403,7 +412,7 @@ def poach_plays_card(st, rng, c):
     return True
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def poach_resists(st, rng, q, c):
     """WI-V-POACH-2: whether q matches the candidate's cards (an ally may let the votes go)."""
     if st[SEAT + q, S_BOT] == BOT_RANDOM:
@@ -411,7 +420,7 @@ def poach_resists(st, rng, q, c):
     return not is_ally(st, q, c)
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def issue_choice(st, T, rng, c):
     """WI-V-DEBATE-4/8: hand index of the issue card (-1: no issue, everybody succeeds)."""
     n_hand = st[SEAT + c, S_HAND_N]
@@ -427,7 +436,7 @@ def issue_choice(st, T, rng, c):
     return best
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def wants_combined(st, rng, c):
     """WI-V-DEBATE-6: whether the candidate makes a combined issue when it may."""
     if st[SEAT + c, S_BOT] == BOT_RANDOM:
@@ -435,7 +444,7 @@ def wants_combined(st, rng, c):
     return True
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def debates_to_win(st, rng, q, c, pending):
     """WI-V-DEBATE-7: whether q meets the issue when it can (an ally may lose on purpose)."""
     if st[SEAT + q, S_BOT] == BOT_RANDOM:
@@ -445,7 +454,7 @@ def debates_to_win(st, rng, q, c, pending):
     return True
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def hostile_primitive(prim, amount):
     return prim == P_SUBPOENA or prim == P_HOSPITAL or prim == P_DISCARD or prim == P_MOVE or (
         prim == P_VOTES and amount < 0)

@@ -10,6 +10,7 @@ reference counting a tuple of arrays costs):
 ``st[HAND + p, i]``        effect cards in hand (card kinds), ``i < st[SEAT + p, S_HAND_N]``
 ``st[MHAND + p, i]``       meeting cards in hand (meeting kinds)
 ``st[PILES + PILE_*, i]``  draw pile, discard pile, meeting pile, venue slots (card, owner)
+``st[TMP + TMP_*, i]``     work rows for one step's short lists (dice, hands raised, debate picks, ...)
 ``st[LOG:, :]``            trace events, four ints each (no rows when not tracing)
 
 ``T``: the rules and the catalogue as one int64 array (engine.table): ``T[0, R_*]`` rule values,
@@ -20,6 +21,12 @@ meeting cards (columns in :mod:`.catalogue`).
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
+
+# Compiled rules and bots: cached, numpy's error model (no zero-divisor checks: every divisor is a
+# positive count), and without numba's reference counting. They never allocate (short lists live in
+# the TMP rows of ``st``), so a call between them costs a few nanoseconds instead of tens.
+compiled = njit(cache=True, _nrt=False, error_model="numpy")
 
 MAX_PLAYERS = 8
 HMAX = 40  # hand capacity; a card drawn beyond it goes to the discard pile (never reached in play)
@@ -74,13 +81,17 @@ CARD0 = 1  # first card row of T
  E_VENUE, E_SETTLE, E_JAIL, E_HOSPITAL, E_LEGISLATURE, E_POACH, E_DEBATE, E_THRESHOLD, E_END, E_WIN,
  E_SKIP, E_SKILL, E_DEBATE_ASK, E_ISSUE, E_TRADE, E_HOSP_OUT, E_VOTE_SPLIT, E_RESOLVE, E_TURN) = range(30)
 
-# row blocks of the state array ``st``: globals, seats, hands, meeting hands, piles, trace log
+# row blocks of the state array ``st``: globals, seats, hands, meeting hands, piles, work rows, trace log
 WIDTH = PILE_W
 SEAT = 1
 HAND = SEAT + MAX_PLAYERS
 MHAND = HAND + MAX_PLAYERS
 PILES = MHAND + MAX_PLAYERS
-LOG = PILES + 5
+TMP = PILES + 5
+# work rows: character order and camp cards at setup, street-sweep dice, legislature hands raised and
+# bought, poaching cards laid by type, debate issue cards, a debater's picks and the hand cards used
+TMP_ORDER, TMP_CAMPS, TMP_DICE, TMP_WILLING, TMP_BOUGHT, TMP_LAID, TMP_ISSUE, TMP_PICKS, TMP_USED = range(9)
+LOG = TMP + 9
 EVENTS_PER_ROW = WIDTH // 4
 
 # venue statistics buckets by support cards: 0-1, 2-3, 4+
