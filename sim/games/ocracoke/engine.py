@@ -21,7 +21,7 @@ array so that calls between the compiled functions stay cheap):
     S[INFO], S[CHOICE]  the view handed to a bot and its answer (see policies.py)
 
 The rules are one int64 array ``R`` (rows PARAMS, VALUES, DIAL_LO, DIAL_HI, PAY, POLICY) and the
-bots' posterior tables one float32 array ``T`` (policies.build_tables).
+bots' decisions in every information state one uint16 array ``T`` (policies.decision_table).
 """
 
 from __future__ import annotations

@@ -14,6 +14,8 @@ Every bot answers four questions with the same signature, reading only its own v
 ``dial(bot, know, info, values, T, rng)``
     the dial position at a declaration (0 = zero, 1..R blue ranges, R+1..2R red ranges).
 
+``values`` are the card values and ``T`` the decision table (``decision_table`` below).
+
 The view is ``know`` (int64[16]: the card the seat knows at each location, -1 if unknown;
 locations 0..4 ship slots, 5..7 island slots, 8+2q+k hand card k of seat q) and ``info``
 (int64[INFO_LEN], indexed by the constants below). The engine gives ``counter`` and ``random`` the
@@ -59,7 +61,7 @@ N_M = N_SHIP_MAX + 1
 NAIVE_DECLARE_AT = 1.5  # naive declares once its best dial is worth this much gold as declarer
 TOLERANCE = 1e-6  # expected-gold comparisons treat values this close as equal (float32 tables)
 
-# the posterior tables: T[u, m, offset index, column], one cache line per information state
+# the expected-gold tables: T[u, m, offset index, column], one cache line per information state
 BEST, BEST_DIAL, WAIT, SIGN = 0, 2, 4, 6  # BEST/BEST_DIAL + declarer (0/1); WAIT + k - 1 for k = 1, 2
 N_COLUMNS = 8
 
