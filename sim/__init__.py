@@ -1,6 +1,12 @@
 """Balance lab for three island games: batch simulators, bots and balance reports."""
 
+import hashlib
+import os
+import shutil
+import sys
+import time
 from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
 
 try:
     __version__ = version("island-balance-lab")
@@ -8,6 +14,46 @@ except PackageNotFoundError:  # running from a source tree without installing
     __version__ = "0.0.0"
 
 __all__ = ["SimResult", "simulate", "__version__"]
+
+STALE_CACHE_S = 3600  # compiled code of other source versions is removed after an hour unused
+
+
+def _sources_digest(package: Path) -> str:
+    """SHA-256 of every source compiled code may use: ``core/rng.py`` and all of ``games/``."""
+    digest = hashlib.sha256()
+    for path in [package / "core" / "rng.py", *sorted((package / "games").rglob("*.py"))]:
+        digest.update(path.relative_to(package).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _source_keyed_numba_cache() -> None:
+    """Point numba's on-disk cache at a folder named by a hash of the sources compiled code uses.
+
+    numba checks only the file of each cached function, but the engines inline bots, rules and the
+    random streams from other modules: an edit there would silently run stale compiled code. With the
+    folder keyed on every source of ``sim/games`` and ``sim/core/rng.py``, any edit compiles afresh
+    once. Folders of other source versions unused for an hour are removed. An explicit
+    ``NUMBA_CACHE_DIR`` is left alone.
+    """
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return
+    package = Path(__file__).resolve().parent
+    parent = package / "__pycache__"
+    if not os.access(package, os.W_OK):
+        parent = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "island-balance-lab"
+    folder = parent / f"numba-{_sources_digest(package)[:16]}"
+    folder.mkdir(parents=True, exist_ok=True)
+    os.utime(folder)
+    for other in parent.glob("numba-*"):
+        if other != folder and time.time() - other.stat().st_mtime > STALE_CACHE_S:
+            shutil.rmtree(other, ignore_errors=True)
+    os.environ["NUMBA_CACHE_DIR"] = str(folder)  # inherited by worker processes
+    if "numba" in sys.modules:
+        sys.modules["numba"].config.CACHE_DIR = str(folder)
+
+
+_source_keyed_numba_cache()
 
 
 def __getattr__(name: str):

@@ -5,9 +5,7 @@ Rules: docs/rules/ocracoke.md. Scenarios: scenarios/ocracoke/. Bots: random, nai
 
 from __future__ import annotations
 
-import hashlib
 from functools import lru_cache
-from pathlib import Path
 
 import numpy as np
 
@@ -18,29 +16,6 @@ from sim.games.ocracoke.policies import BOTS, build_tables, decision_table
 from sim.games.ocracoke.rules import OcracokeRules, pack
 
 ROLES = ("0", "1", "2", "3")
-
-
-def _drop_stale_compiled_code() -> None:
-    """numba's on-disk cache checks only the source of each function's own file, but the engine inlines
-    the bots and both inline the rules' constants: keep a fingerprint of the three files beside the
-    cache and drop the compiled engine and bots when it changes (a designer who edits policies.py gets
-    the new bot, not a stale one)."""
-    here = Path(__file__).parent
-    digest = hashlib.sha256(b"".join((here / f).read_bytes() for f in ("rules.py", "policies.py", "engine.py")))
-    try:
-        folder = Path(play_batch._cache._cache_path)
-        stamp = folder / "ocracoke-sources.sha256"
-        if stamp.is_file() and stamp.read_text() == digest.hexdigest():
-            return
-        for old in [*folder.glob("engine.*.nb[ic]"), *folder.glob("policies.*.nb[ic]")]:
-            old.unlink(missing_ok=True)
-        folder.mkdir(parents=True, exist_ok=True)
-        stamp.write_text(digest.hexdigest())
-    except (AttributeError, OSError):  # no cache (or a read-only one): nothing stale to drop
-        pass
-
-
-_drop_stale_compiled_code()
 NO_LOG = np.zeros((0, LOG_WIDTH), np.int64)
 
 
