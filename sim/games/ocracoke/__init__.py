@@ -5,7 +5,10 @@ Rules: docs/rules/ocracoke.md. Scenarios: scenarios/ocracoke/. Bots: random, nai
 
 from __future__ import annotations
 
+import hashlib
+import os
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 
@@ -19,25 +22,45 @@ ROLES = ("0", "1", "2", "3")
 NO_LOG = np.zeros((0, LOG_WIDTH), np.int64)
 
 
-@lru_cache(maxsize=16)
-def _tables(values: tuple, dial_lo: tuple, dial_hi: tuple, pay: tuple):
-    T = build_tables(np.array(values, np.int64), np.array(dial_lo, np.int64), np.array(dial_hi, np.int64),
-                     np.array(pay, np.int64))
-    return T, decision_table(T, np.array(values, np.int64))
-
-
 def _key(packed: dict[str, np.ndarray]) -> tuple:
     return tuple(tuple(int(x) for x in packed[k]) for k in ("values", "dial_lo", "dial_hi", "pay"))
 
 
+@lru_cache(maxsize=16)
+def _expected_gold(key: tuple) -> np.ndarray:
+    return build_tables(*(np.array(part, np.int64) for part in key))
+
+
+def _saved_decisions(key: tuple) -> Path | None:
+    """Where the decision table of these rules is kept between runs: beside the compiled code, whose
+    folder is named by the sources (``sim/__init__.py``), so an edit to the bots rebuilds it."""
+    folder = os.environ.get("NUMBA_CACHE_DIR")
+    name = hashlib.sha256(repr(key).encode()).hexdigest()[:16]
+    return Path(folder) / f"ocracoke-decisions-{name}.npy" if folder else None
+
+
+@lru_cache(maxsize=16)
+def _decisions(key: tuple) -> np.ndarray:
+    path = _saved_decisions(key)
+    if path is not None and path.is_file():
+        return np.load(path)
+    D = decision_table(_expected_gold(key), np.array(key[0], np.int64))
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(f".{os.getpid()}.tmp.npy")
+        np.save(partial, D)
+        os.replace(partial, path)
+    return D
+
+
 def expected_gold_tables(packed: dict[str, np.ndarray]) -> np.ndarray:
     """The exact expected gold of every information state (policies.build_tables), built once."""
-    return _tables(*_key(packed))[0]
+    return _expected_gold(_key(packed))
 
 
 def posterior_tables(packed: dict[str, np.ndarray]) -> np.ndarray:
-    """The bots' decisions in every information state (policies.decision_table), built once."""
-    return _tables(*_key(packed))[1]
+    """The bots' decisions in every information state (policies.decision_table), built once per rules."""
+    return _decisions(_key(packed))
 
 
 def rules_array(rules: OcracokeRules, policy: np.ndarray) -> np.ndarray:
