@@ -7,8 +7,8 @@ from ocracoke_helpers import NO_LOG, make_rules
 
 from sim.core.rng import game_stream
 from sim.games.ocracoke import engine as E
-from sim.games.ocracoke import posterior_tables, rules_array
 from sim.games.ocracoke import policies as bots
+from sim.games.ocracoke import posterior_tables, rules_array
 from sim.games.ocracoke.rules import KRAKEN, pack
 
 
