@@ -186,13 +186,14 @@ def _iter_parallel(tasks: list[tuple], jobs: int, backend: str, scheduler: str |
 
 def resolve_scenario(game: GameSpec, scenario: str | Path | Scenario, sets: tuple[str, ...] | list[str],
                      players: int | None) -> Scenario:
+    """The scenario of a run: a name, a path or a loaded Scenario, with ``--set`` and ``--players`` on top
+    (a loaded Scenario given more settings is re-read from its own file)."""
+    extra = list(sets) + ([f"players={players}"] if players is not None else [])
     if isinstance(scenario, Scenario):
-        if sets or players is not None:
-            sets = list(sets) + ([f"players={players}"] if players is not None else [])
-            return load_scenario(game.name, game.rules_model, scenario.files[-1], sets)
-        return scenario
-    sets = list(sets) + ([f"players={players}"] if players is not None else [])
-    return load_scenario(game.name, game.rules_model, scenario, sets)
+        if not extra:
+            return scenario
+        scenario = scenario.files[-1]
+    return load_scenario(game.name, game.rules_model, scenario, extra)
 
 
 def simulate(
@@ -225,7 +226,7 @@ def simulate(
         raise UserError(f"--games {n_games}: expected a positive number of games")
     if seed < 0:
         raise UserError(f"--seed {seed}: expected a non-negative integer")
-    jobs = os.cpu_count() or 1 if jobs == -1 else max(1, jobs)
+    jobs = (os.cpu_count() or 1) if jobs == -1 else max(1, jobs)
     size = chunk_size or max(1024, min(DEFAULT_CHUNK, -(-n_games // (4 * jobs))))
     out_str = str(out) if out is not None else None
     tasks = [(spec, scen.rules, policy, seed, start, count, keep_rows, out_str)
