@@ -251,11 +251,17 @@ def discard_index(st, T, rng, p):
     n_hand = st[SEAT + p, S_HAND_N]
     if st[SEAT + p, S_BOT] == BOT_RANDOM:
         return randbelow(rng, n_hand)
-    best, worst = 0, 1 << 30
-    for i in range(n_hand):
-        v = T[CARD0 + st[HAND + p, i], C_VALUE]
-        if v < worst:
-            best, worst = i, v
+    return hand_argmin(st, T, p, C_VALUE)
+
+
+@compiled
+def hand_argmin(st, T, p, column):
+    """Index of the first card in p's hand with the smallest catalogue value in ``column``."""
+    best, smallest = 0, 1 << 30
+    for i in range(st[SEAT + p, S_HAND_N]):
+        v = T[CARD0 + st[HAND + p, i], column]
+        if v < smallest:
+            best, smallest = i, v
     return best
 
 
@@ -428,12 +434,7 @@ def issue_choice(st, T, rng, c):
         return -1
     if st[SEAT + c, S_BOT] == BOT_RANDOM:
         return randbelow(rng, n_hand + 1) - 1
-    best, rarest = 0, 1 << 30
-    for i in range(n_hand):
-        copies = T[CARD0 + st[HAND + c, i], C_COPIES]
-        if copies < rarest:
-            best, rarest = i, copies
-    return best
+    return hand_argmin(st, T, c, C_COPIES)
 
 
 @compiled
