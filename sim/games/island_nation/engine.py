@@ -81,7 +81,7 @@ EV_DRAW, EV_EFFECT, EV_CAN = range(15, 18)
 LOG_WIDTH = 6
 
 
-@njit(**INLINE)
+@njit(**JIT)
 def _log(st, log, event, actor, a, b, c):
     i = st.g[NLOG]
     if i < log.shape[0]:
@@ -205,7 +205,7 @@ def _hidden_reach(T, P, st, start, max_steps, include_start, m0, m1):
     return u0, u1
 
 
-@njit(**JIT)
+@njit(**INLINE)
 def frogman_turn(T, P, st, bot, rng, log):
     """IN-TURN-2/3, IN-MOVE-1..4, IN-BOTTLE-1/2, IN-MINE-1/2, IN-SHOOT-1, IN-CARD-1..4, IN-WIN-F1."""
     r = st.g[ROUND]
@@ -352,7 +352,7 @@ def _apply_effect(T, P, st, log, player, effect, amount):
         _finish(st, log, FROGMAN, ALL_DEAD)
 
 
-@njit(**JIT)
+@njit(**INLINE)
 def _use_items(T, P, st, log, bot, player, rng):
     """IN-CARD-2, IN-ABILITY-1: at the start of its turn a player may use items and (artillery) its
     ability, at no action point; assumed: at most one card of each kind and one ability use a turn."""
@@ -449,7 +449,7 @@ def _artillery_moves(T, P, st, log, k, d):
         _wound_artillery(P, st, log, k)
 
 
-@njit(**JIT)
+@njit(**INLINE)
 def artillery_turn(T, P, st, bot, k, rng, log):
     """IN-TURN-2/3: up to the action points, at least one spent, one shot a turn (IN-SHOOT-2);
     items and ability first (IN-CARD-2, IN-ABILITY-1), events at the end (IN-CARD-3)."""
@@ -481,7 +481,7 @@ def artillery_turn(T, P, st, bot, k, rng, log):
 
 # ---------------------------------------------------------------- one game, a batch
 
-@njit(**JIT)
+@njit(**INLINE)
 def setup(T, P, st, policy, rng, log):
     """IN-SETUP-2..4: HP and bullets by player count; the frogman writes a numbered start point;
     the artillery place in turn. The public set starts as every numbered point (IN-BELIEF-1)."""

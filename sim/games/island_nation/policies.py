@@ -83,7 +83,7 @@ def artillery_start(bot, k, T, st, rng):
 
 # ---------------------------------------------------------------- frogman
 
-@njit(**INLINE)
+@njit(**JIT)
 def _threat(T, P, st, q):
     """Road distance from q to the nearest living loyal artillery, capped at FAR."""
     best = FAR
@@ -93,7 +93,7 @@ def _threat(T, P, st, q):
     return best
 
 
-@njit(**INLINE)
+@njit(**JIT)
 def _goal_distance(T, st, q, m0, m1):
     """Road distance from q to the nearest evac point no artillery stands on (any, if all are)."""
     best = T.n * 4
@@ -107,7 +107,7 @@ def _goal_distance(T, st, q, m0, m1):
     return free if free < T.n * 4 else best
 
 
-@njit(**INLINE)
+@njit(**JIT)
 def _place_score(T, P, st, q, steps_left, m0, m1):
     """How good it is for a runner to stand on q with ``steps_left`` steps of this turn to go."""
     r = st.g[ROUND]
@@ -120,7 +120,7 @@ def _place_score(T, P, st, q, steps_left, m0, m1):
     return 1.0 * safety - 3.0 * late
 
 
-@njit(**JIT)
+@njit(**INLINE)
 def frogman_shot(bot, T, P, st, rng):
     """A direction to shoot before moving (IN-SHOOT-1), or -1."""
     if st.g[FBUL] <= 0:
@@ -155,7 +155,7 @@ def _shot_belief_size(T, P, st, victim):
     return count
 
 
-@njit(**JIT)
+@njit(**INLINE)
 def frogman_step(bot, T, P, st, rng, spent, ap, hidden, m0, m1):
     """The direction of the next step (0..5) or -1 to stop; never -1 while nothing is spent and a
     step is possible (IN-TURN-3), never onto artillery (IN-MOVE-4)."""
@@ -226,7 +226,7 @@ def frogman_mine(bot, T, P, st, rng, n_path):
 
 # ---------------------------------------------------------------- artillery
 
-@njit(**INLINE)
+@njit(**JIT)
 def _step_toward(T, a, target):
     """A road direction from a that shortens the road distance to target (-1 if a == target)."""
     if a == target:
@@ -239,7 +239,7 @@ def _step_toward(T, a, target):
     return -1
 
 
-@njit(**INLINE)
+@njit(**JIT)
 def _best_line(T, p, s0, s1):
     """The shot direction from p covering most of the set, and how many points it covers."""
     best_d, best_c = 0, -1
@@ -340,7 +340,7 @@ def _patrol(T, P, k, st, spent, shot, can_draw):
     return END, 0
 
 
-@njit(**INLINE)
+@njit(**JIT)
 def _crowd(T, P, k, st, q):
     count = 0
     for j in range(P.n_art):
@@ -349,7 +349,7 @@ def _crowd(T, P, k, st, q):
     return count
 
 
-@njit(**INLINE)
+@njit(**JIT)
 def _forget_counts_if_moved(st):
     """Empty the hunter's cache of ``belief_counts`` when the public set has changed."""
     if st.counted_for[0] != st.bel[0] or st.counted_for[1] != st.bel[1]:
@@ -357,7 +357,7 @@ def _forget_counts_if_moved(st):
         st.counted[0], st.counted[1] = np.uint64(0), np.uint64(0)
 
 
-@njit(**INLINE)
+@njit(**JIT)
 def belief_counts(T, st, q):
     """For the public set and point q: the most of the set one shot line from q covers, and how
     much of the set lies within 1 and within 3 road steps of q. These depend on the set alone, and

@@ -70,7 +70,7 @@ def new_state() -> State:
                  np.zeros(2, np.uint64))
 
 
-@njit(**INLINE)
+@njit(**JIT)
 def popcount(x):
     """Number of set bits of a uint64 (the SWAR sum LLVM turns into one instruction)."""
     x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
@@ -79,33 +79,33 @@ def popcount(x):
     return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
-@njit(**INLINE)
+@njit(**JIT)
 def set_size(s0, s1):
     return popcount(s0) + popcount(s1)
 
 
-@njit(**INLINE)
+@njit(**JIT)
 def has(s0, s1, p):
     if p < 64:
         return (s0 >> np.uint64(p)) & ONE == ONE
     return (s1 >> np.uint64(p - 64)) & ONE == ONE
 
 
-@njit(**INLINE)
+@njit(**JIT)
 def with_point(s0, s1, p):
     if p < 64:
         return s0 | (ONE << np.uint64(p)), s1
     return s0, s1 | (ONE << np.uint64(p - 64))
 
 
-@njit(**INLINE)
+@njit(**JIT)
 def without_point(s0, s1, p):
     if p < 64:
         return s0 & ~(ONE << np.uint64(p)), s1
     return s0, s1 & ~(ONE << np.uint64(p - 64))
 
 
-@njit(**INLINE)
+@njit(**JIT)
 def image(trans, d, s0, s1):
     """The points one road step in direction ``d`` leads to from the points of the set (IN-BELIEF-2)."""
     r0 = np.uint64(0)
@@ -122,7 +122,7 @@ def image(trans, d, s0, s1):
     return r0, r1
 
 
-@njit(**INLINE)
+@njit(**JIT)
 def first_point(s0, s1, n):
     """The lowest point of a non-empty set."""
     for p in range(n):
@@ -131,7 +131,7 @@ def first_point(s0, s1, n):
     return -1
 
 
-@njit(**INLINE)
+@njit(**JIT)
 def artillery_mask(st, n_art):
     """Points holding a living artillery (the frogman may not pass or stop there, IN-MOVE-4)."""
     m0 = np.uint64(0)
@@ -142,7 +142,7 @@ def artillery_mask(st, n_art):
     return m0, m1
 
 
-@njit(**INLINE)
+@njit(**JIT)
 def loyal_alive(st, n_art):
     count = 0
     for k in range(n_art):
@@ -151,7 +151,7 @@ def loyal_alive(st, n_art):
     return count
 
 
-@njit(**INLINE)
+@njit(**JIT)
 def frogman_shot_victim(line, st, n_art, p, d):
     """Who a frogman's shot from ``p`` in direction ``d`` hits (IN-SHOOT-4/5): the loyal living
     artillery on the nearest occupied point of the line; on a shared point, the one with the
@@ -170,6 +170,6 @@ def frogman_shot_victim(line, st, n_art, p, d):
     return -1
 
 
-@njit(**INLINE)
+@njit(**JIT)
 def in_window(params, r):
     return params.evac_from <= r <= params.evac_to
