@@ -437,8 +437,8 @@ def _play_game(S, R, T, rng, log, ev, n_ev, game, out):
 
 @njit(cache=True)
 def play_batch(seed, start, count, R, T, games, events, log):
-    """Play games start..start+count-1 of the run ``seed`` into ``games`` (one row per game, columns
-    GAME_COLUMNS) and ``events`` (one column per EVENT_COLUMNS entry, one entry per declaration);
+    """Play games start..start+count-1 of the run ``seed`` into ``games`` (one row per GAME_COLUMNS entry,
+    one column per game) and ``events`` (one column per EVENT_COLUMNS entry, one entry per declaration);
     return the number of declarations (those beyond the capacity of ``events`` are counted, not
     written) and the number of log rows written."""
     S = np.zeros((S_ROWS, N_LOC), np.int64)
@@ -446,5 +446,5 @@ def play_batch(seed, start, count, R, T, games, events, log):
     n_ev = 0
     for g in range(count):
         seed_stream(rng, seed, start + g)
-        n_ev = _play_game(S, R, T, rng, log, events, n_ev, start + g, games[g])
+        n_ev = _play_game(S, R, T, rng, log, events, n_ev, start + g, games[:, g])
     return n_ev, S[PUB, LOGN]
