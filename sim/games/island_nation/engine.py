@@ -495,6 +495,7 @@ def setup(T, P, st, policy, rng, log):
     st.g[WINNER] = -1
     st.g[REASON] = -1
     st.sizes[:] = -1
+    st.plan[:] = -1  # the hunter's plan (policies._hunter_plan) belongs to one game
     st.g[FPOS] = frogman_start(T, rng)
     _log(st, log, EV_START, 0, st.g[FPOS], 0, 0)
     for k in range(P.n_art):

@@ -37,6 +37,7 @@ from sim.games.island_nation.state import (
     ROUND,
     SHOOT,
     TRAITOR,
+    artillery_mask,
     frogman_shot_victim,
     has,
     image,
@@ -96,6 +97,8 @@ def _threat(T, P, st, q):
 @njit(**JIT)
 def _goal_distance(T, st, q, m0, m1):
     """Road distance from q to the nearest evac point no artillery stands on (any, if all are)."""
+    if (m0 & T.evac_mask[0]) | (m1 & T.evac_mask[1]) == np.uint64(0):
+        return T.evac_dist[q]
     best = T.n * 4
     free = T.n * 4
     for i in range(T.evac_points.shape[0]):
@@ -130,7 +133,10 @@ def frogman_shot(bot, T, P, st, rng):
     if bot != GHOST:
         return -1
     f = st.g[FPOS]
+    m0, m1 = artillery_mask(st, P.n_art)
     for d in range(6):
+        if (T.linemask[f, d, 0] & m0) | (T.linemask[f, d, 1] & m1) == np.uint64(0):
+            continue  # nobody on this line
         v = frogman_shot_victim(T.line, st, P.n_art, f, d)
         if v >= 0 and st.ahp[v] == 1:
             if loyal_alive(st, P.n_art) == 1:
@@ -185,7 +191,7 @@ def frogman_step(bot, T, P, st, rng, spent, ap, hidden, m0, m1):
     if spent > 0:
         best = _place_score(T, P, st, f, steps_left + 1, m0, m1) + 0.3 * uniform(rng)
         if bot == GHOST:
-            best += 1.0 * np.log2(max(1, set_size(st.bel[0], st.bel[1]))) - (1.0 if hidden else 0.0)
+            best += T.log2_size[set_size(st.bel[0], st.bel[1])] - (1.0 if hidden else 0.0)
     for d in range(6):
         q = T.road_step[f, d]
         if q < 0 or has(m0, m1, q):
@@ -202,7 +208,7 @@ def frogman_step(bot, T, P, st, rng, spent, ap, hidden, m0, m1):
             if window:
                 s0 &= ~T.evac_mask[0]
                 s1 &= ~T.evac_mask[1]
-            score += 1.0 * np.log2(max(1, set_size(s0, s1)))
+            score += T.log2_size[set_size(s0, s1)]
         if score > best:
             best, best_d = score, d
     return best_d
@@ -342,6 +348,7 @@ def _patrol(T, P, k, st, spent, shot, can_draw):
 
 @njit(**JIT)
 def _crowd(T, P, k, st, q):
+    """How many other living loyal artillery stand within 1 road step of q."""
     count = 0
     for j in range(P.n_art):
         if j != k and st.ahp[j] > 0 and st.traitor[j] == 0 and T.road_dist[st.apos[j], q] <= 1:
@@ -351,25 +358,77 @@ def _crowd(T, P, k, st, q):
 
 @njit(**JIT)
 def _forget_counts_if_moved(st):
-    """Empty the hunter's cache of ``belief_counts`` when the public set has changed."""
+    """Empty the hunter's cache of ``line_count`` when the public set has changed."""
     if st.counted_for[0] != st.bel[0] or st.counted_for[1] != st.bel[1]:
         st.counted_for[0], st.counted_for[1] = st.bel[0], st.bel[1]
         st.counted[0], st.counted[1] = np.uint64(0), np.uint64(0)
 
 
 @njit(**JIT)
-def belief_counts(T, st, q):
-    """For the public set and point q: the most of the set one shot line from q covers, and how
-    much of the set lies within 1 and within 3 road steps of q. These depend on the set alone, and
-    every hunter weighs the same points many times while it stands still, so each point is counted
-    once per set (``st.counts``; call ``_forget_counts_if_moved`` first)."""
+def line_count(T, st, q):
+    """The most of the public set one shot line from q covers. It depends on the set alone and
+    the hunters weigh the same points again and again, so each point is counted once per set
+    (``st.counts``; call ``_forget_counts_if_moved`` first); 0 at once when no line reaches it."""
     if not has(st.counted[0], st.counted[1], q):
         s0, s1 = st.bel[0], st.bel[1]
-        _, st.counts[q, 0] = _best_line(T, q, s0, s1)
-        st.counts[q, 1] = set_size(s0 & T.ballmask[q, 1, 0], s1 & T.ballmask[q, 1, 1])
-        st.counts[q, 2] = set_size(s0 & T.ballmask[q, 3, 0], s1 & T.ballmask[q, 3, 1])
+        c = 0
+        if (s0 & T.starmask[q, 0]) | (s1 & T.starmask[q, 1]) != np.uint64(0):
+            _, c = _best_line(T, q, s0, s1)
+        st.counts[q] = c
         st.counted[0], st.counted[1] = with_point(st.counted[0], st.counted[1], q)
-    return st.counts[q, 0], st.counts[q, 1], st.counts[q, 2]
+    return st.counts[q]
+
+
+@njit(**JIT)
+def _hunter_goal(T, P, k, st, rng, radius, can_shoot, size):
+    """The point within ``radius`` road steps of artillery k that maximises 2 x its best shot line
+    (with a shot left) + the set's points adjacent to it (+ 2 x the set's points within 3 steps of
+    an evac point from the round before the window), minus half the set per other artillery
+    within 1 step (``score / size - crowd / 2`` in integers). Ties go to the first best found going
+    round the candidates (nearest first) from a random one: one random number a decision."""
+    a = st.apos[k]
+    late = st.g[ROUND] >= P.evac_from - 1
+    _forget_counts_if_moved(st)
+    crowded0 = np.uint64(0)
+    crowded1 = np.uint64(0)
+    for j in range(P.n_art):
+        if j != k and st.ahp[j] > 0 and st.traitor[j] == 0:
+            crowded0 |= T.ballmask[st.apos[j], 1, 0]
+            crowded1 |= T.ballmask[st.apos[j], 1, 1]
+    n = T.ball_count[a, radius]
+    i = randbelow(rng, n)
+    best_q, best = a, -(1 << 62)
+    for _ in range(n):
+        q = T.ball_points[a, i]
+        i = i + 1 if i + 1 < n else 0
+        score = 2 * set_size(st.bel[0] & T.ballmask[q, 1, 0], st.bel[1] & T.ballmask[q, 1, 1])
+        if late and T.is_evac[q] == 1:
+            score += 4 * set_size(st.bel[0] & T.ballmask[q, 3, 0], st.bel[1] & T.ballmask[q, 3, 1])
+        if can_shoot:
+            score += 4 * line_count(T, st, q)
+        if score > best and has(crowded0, crowded1, q):
+            score -= size * _crowd(T, P, k, st, q)
+        if score > best:
+            best_q, best = q, score
+    return best_q
+
+
+@njit(**INLINE)
+def _hunter_plan(T, P, k, st, rng, radius, can_shoot, size):
+    """Where the hunter is heading: ``_hunter_goal``, chosen once and kept while the public set,
+    the shot left and the reach stay as they were (walking toward the goal only shrinks the
+    candidates, and the goal stays the best of them). ``st.plan`` = (artillery, round, shot left,
+    origin, radius, goal) for the public set ``st.planned_for``."""
+    a = st.apos[k]
+    pl = st.plan
+    if (pl[0] == k and pl[1] == st.g[ROUND] and pl[2] == can_shoot and pl[5] != a
+            and st.planned_for[0] == st.bel[0] and st.planned_for[1] == st.bel[1]
+            and T.road_dist[pl[3], a] + radius <= pl[4]):
+        return pl[5]
+    goal = _hunter_goal(T, P, k, st, rng, radius, can_shoot, size)
+    pl[0], pl[1], pl[2], pl[3], pl[4], pl[5] = k, st.g[ROUND], can_shoot, a, radius, goal
+    st.planned_for[0], st.planned_for[1] = st.bel[0], st.bel[1]
+    return goal
 
 
 @njit(**INLINE)
@@ -393,24 +452,9 @@ def _hunter(T, P, k, st, rng, spent, ap, shot, can_draw):
             t += 1
         if T.road_dist[a, t] <= left - 1:
             return MOVE, _step_toward(T, a, t)
-    late = st.g[ROUND] >= P.evac_from - 1
-    radius = min(left, 3)
-    _forget_counts_if_moved(st)
-    best_q, best = a, -1e18
-    for i in range(T.ball_count[a, radius]):
-        q = T.ball_points[a, i]
-        line, near, around = belief_counts(T, st, q)
-        score = 0.0
-        if can_shoot:
-            score += 2.0 * line
-        score += near
-        if late and T.is_evac[q] == 1:
-            score += 2.0 * around
-        score = score / size - 0.5 * _crowd(T, P, k, st, q) + 0.01 * uniform(rng)
-        if score > best:
-            best_q, best = q, score
-    if best_q != a:
-        return MOVE, _step_toward(T, a, best_q)
+    goal = _hunter_plan(T, P, k, st, rng, min(left, 3), can_shoot, size)
+    if goal != a:
+        return MOVE, _step_toward(T, a, goal)
     if spent > 0:
         return END, 0
     if can_shoot:

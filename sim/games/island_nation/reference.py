@@ -84,6 +84,7 @@ class Game:
         self.round = 0
         self.over: Outcome | None = None
         self.sizes: list[int] = []
+        self.plan: tuple | None = None  # the hunter's goal and what it was chosen for
 
     # ------------------------------------------------------------ board helpers
 
@@ -552,20 +553,7 @@ class Game:
             (t,) = self.public
             if self.dist(a, t) <= left - 1:
                 return "move", self.step_toward(a, t)
-        late = self.round >= self.rules.evac_from - 1
-        best_q, best = a, -math.inf
-        for q in range(self.n):
-            if self.dist(a, q) > min(left, 3):
-                continue
-            score = 2.0 * self.best_line(q)[1] if can_shoot else 0.0
-            score += len(self.near(q, 1))
-            if late and self.is_evac[q]:
-                score += 2.0 * len(self.near(q, 3))
-            crowd = sum(1 for j, o in enumerate(self.arts)
-                        if j != k and o.alive and not o.traitor and self.dist(o.point, q) <= 1)
-            score = score / size - 0.5 * crowd + 0.01 * self.rng.random()
-            if score > best:
-                best_q, best = q, score
+        best_q = self.hunter_plan(k, a, min(left, 3), can_shoot)
         if best_q != a:
             return "move", self.step_toward(a, best_q)
         if spent > 0:
@@ -576,6 +564,39 @@ class Game:
                 return "shoot", d
         return "move", next(d for d in range(6) if self.step(a, d) >= 0)
 
+    def hunter_plan(self, k: int, a: int, radius: int, can_shoot: bool) -> int:
+        """The hunter's goal, chosen once and kept while the public set and the shot left are the
+        same, it is not there yet and its reach lies inside the reach it was chosen from."""
+        key = (k, self.round, can_shoot, frozenset(self.public))
+        if self.plan is not None and self.plan[0] == key:
+            origin, reach, goal = self.plan[1:]
+            if goal != a and self.dist(origin, a) + radius <= reach:
+                return goal
+        goal = self.hunter_goal(k, a, radius, can_shoot)
+        self.plan = (key, a, radius, goal)
+        return goal
+
+    def hunter_goal(self, k: int, a: int, radius: int, can_shoot: bool) -> int:
+        """Best point within reach: (2 x best line + adjacent set points + late evac guard) / size
+        - crowd / 2; ties to the first best going round the candidates (nearest first, then by
+        number) from a random one."""
+        size = len(self.public)
+        late = self.round >= self.rules.evac_from - 1
+        candidates = sorted((q for q in range(self.n) if self.dist(a, q) <= radius),
+                            key=lambda q: (self.dist(a, q), q))
+        start = self.rng.randrange(len(candidates))
+        best_q, best = a, -math.inf
+        for q in candidates[start:] + candidates[:start]:
+            score = 2.0 * self.best_line(q)[1] if can_shoot else 0.0
+            score += len(self.near(q, 1))
+            if late and self.is_evac[q]:
+                score += 2.0 * len(self.near(q, 3))
+            crowd = sum(1 for j, o in enumerate(self.arts)
+                        if j != k and o.alive and not o.traitor and self.dist(o.point, q) <= 1)
+            score = 2 * score - size * crowd
+            if score > best:
+                best_q, best = q, score
+        return best_q
 
 def play_reference(board: Board, rules, frogman_bot: str, artillery_bot: str, seed: int) -> Outcome:
     """One game with its own ``random.Random(seed)``."""

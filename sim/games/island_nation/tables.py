@@ -6,8 +6,10 @@ distances, the evac points, and the bitset tables of the public belief (IN-BELIE
 * ``trans[d, k, v]``: the two 64-bit words of the set of points reached by one road step in
   direction ``d`` from the points of byte ``k`` of a set whose byte ``k`` equals ``v``. The image
   of a whole set is the OR of 16 look-ups, so a move updates the belief in constant time.
-* ``linemask[p, d]``: the points a shot from ``p`` in direction ``d`` covers (roads ignored).
+* ``linemask[p, d]``: the points a shot from ``p`` in direction ``d`` covers (roads ignored);
+  ``starmask[p]``: the points of all six lines.
 * ``ballmask[p, r]``: the points within ``r`` road steps of ``p`` (r = 0..3).
+* ``log2_size[s]``: log2 of a set size s (of 1 for the empty set), for the ghost frogman.
 
 ``Params`` holds the rule values of one run as plain integers. Directions are 0..5 inside the
 engine and announced as 1..6.
@@ -27,7 +29,8 @@ MAX_RADIUS = 3
 
 Tables = namedtuple("Tables", [
     "n", "road_step", "line", "road_dist", "evac_dist", "is_evac", "evac_points", "numbered_points",
-    "trans", "linemask", "ballmask", "ball_points", "ball_count", "evac_mask", "numbered_mask",
+    "trans", "linemask", "starmask", "ballmask", "ball_points", "ball_count", "evac_mask", "numbered_mask",
+    "log2_size",
 ])
 
 Params = namedtuple("Params", [
@@ -83,8 +86,9 @@ def pack_board(board, shot_range: int = 3) -> Tables:
             ballmask[p, r] = _set_words(inside)
             ball_count[p, r] = inside.size
     return Tables(n, road_step, line, road_dist, np.asarray(board.evac_dist, dtype=np.int64), is_evac,
-                  evac_points, numbered, trans, linemask, ballmask, ball_points, ball_count,
-                  _set_words(evac_points), _set_words(numbered))
+                  evac_points, numbered, trans, linemask, np.bitwise_or.reduce(linemask, axis=1), ballmask,
+                  ball_points, ball_count, _set_words(evac_points), _set_words(numbered),
+                  np.log2(np.maximum(1, np.arange(MAX_POINTS + 1))).astype(np.float64))
 
 
 _PACKED: dict[tuple[int, int], tuple[object, Tables]] = {}
