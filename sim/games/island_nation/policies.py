@@ -67,19 +67,30 @@ def artillery_start(bot, k, T, st, rng):
     if bot == PATROL:
         return T.evac_points[k % T.evac_points.shape[0]]
     if bot == HUNTER and k > 0:
-        best, best_d = -1, -1
-        offset = randbelow(rng, T.numbered_points.shape[0])
-        for i in range(T.numbered_points.shape[0]):
-            q = T.numbered_points[(i + offset) % T.numbered_points.shape[0]]
-            d = T.n
-            for j in range(k):
-                d = min(d, T.road_dist[st.apos[j], q])
-            if d > best_d:
-                best, best_d = q, d
-        return best
+        return _farthest_point(T, st, k, randbelow(rng, T.numbered_points.shape[0]))
     if bot == HUNTER:
         return T.numbered_points[randbelow(rng, T.numbered_points.shape[0])]
     return randbelow(rng, T.n)
+
+
+@njit(**JIT)
+def _farthest_point(T, st, k, offset):
+    """The numbered point farthest by road from the k artillery placed so far, ties to the first
+    going round the numbered points from the ``offset``-th. ``st.spread[p]`` keeps the distance
+    from p to the nearest of them, brought up to date with artillery k - 1."""
+    a = st.apos[k - 1]
+    for p in range(T.n):
+        d = min(T.road_dist[a, p], T.n)
+        st.spread[p] = d if k == 1 or d < st.spread[p] else st.spread[p]
+    n = T.numbered_points.shape[0]
+    best, best_d = -1, -1
+    i = offset
+    for _ in range(n):
+        q = T.numbered_points[i]
+        i = i + 1 if i + 1 < n else 0
+        if st.spread[q] > best_d:
+            best, best_d = q, st.spread[q]
+    return best
 
 
 # ---------------------------------------------------------------- frogman
@@ -234,15 +245,9 @@ def frogman_mine(bot, T, P, st, rng, n_path):
 
 @njit(**JIT)
 def _step_toward(T, a, target):
-    """A road direction from a that shortens the road distance to target (-1 if a == target)."""
-    if a == target:
-        return -1
-    here = T.road_dist[a, target]
-    for d in range(6):
-        q = T.road_step[a, d]
-        if q >= 0 and T.road_dist[q, target] < here:
-            return d
-    return -1
+    """A road direction from a that shortens the road distance to target (-1 if a == target):
+    the first such direction, looked up in ``T.toward``."""
+    return T.toward[a, target]
 
 
 @njit(**JIT)
@@ -358,28 +363,30 @@ def _crowd(T, P, k, st, q):
 
 @njit(**JIT)
 def _forget_counts_if_moved(st):
-    """Empty the hunter's cache of ``line_count`` when the public set has changed."""
+    """Empty the hunter's cache of ``best_line_cached`` when the public set has changed."""
     if st.counted_for[0] != st.bel[0] or st.counted_for[1] != st.bel[1]:
         st.counted_for[0], st.counted_for[1] = st.bel[0], st.bel[1]
         st.counted[0], st.counted[1] = np.uint64(0), np.uint64(0)
 
 
 @njit(**JIT)
-def line_count(T, st, q):
-    """The most of the public set one shot line from q covers. It depends on the set alone and
-    the hunters weigh the same points again and again, so each point is counted once per set
-    (``st.counts``; call ``_forget_counts_if_moved`` first); 0 at once when no line reaches it."""
+def best_line_cached(T, st, q):
+    """``_best_line`` from q for the public set. It depends on the set alone and the hunters weigh
+    the same points again and again, so each point is counted once per set (``st.counts``);
+    direction 0 and count 0 at once when no line from q reaches the set."""
+    _forget_counts_if_moved(st)
     if not has(st.counted[0], st.counted[1], q):
         s0, s1 = st.bel[0], st.bel[1]
-        c = 0
+        d, c = 0, 0
         if (s0 & T.starmask[q, 0]) | (s1 & T.starmask[q, 1]) != np.uint64(0):
-            _, c = _best_line(T, q, s0, s1)
-        st.counts[q] = c
+            d, c = _best_line(T, q, s0, s1)
+        st.counts[q, 0] = d
+        st.counts[q, 1] = c
         st.counted[0], st.counted[1] = with_point(st.counted[0], st.counted[1], q)
-    return st.counts[q]
+    return st.counts[q, 0], st.counts[q, 1]
 
 
-@njit(**JIT)
+@njit(**INLINE)
 def _hunter_goal(T, P, k, st, rng, radius, can_shoot, size):
     """The point within ``radius`` road steps of artillery k that maximises 2 x its best shot line
     (with a shot left) + the set's points adjacent to it (+ 2 x the set's points within 3 steps of
@@ -388,7 +395,6 @@ def _hunter_goal(T, P, k, st, rng, radius, can_shoot, size):
     round the candidates (nearest first) from a random one: one random number a decision."""
     a = st.apos[k]
     late = st.g[ROUND] >= P.evac_from - 1
-    _forget_counts_if_moved(st)
     crowded0 = np.uint64(0)
     crowded1 = np.uint64(0)
     for j in range(P.n_art):
@@ -405,7 +411,7 @@ def _hunter_goal(T, P, k, st, rng, radius, can_shoot, size):
         if late and T.is_evac[q] == 1:
             score += 4 * set_size(st.bel[0] & T.ballmask[q, 3, 0], st.bel[1] & T.ballmask[q, 3, 1])
         if can_shoot:
-            score += 4 * line_count(T, st, q)
+            score += 4 * best_line_cached(T, st, q)[1]
         if score > best and has(crowded0, crowded1, q):
             score -= size * _crowd(T, P, k, st, q)
         if score > best:
@@ -443,7 +449,7 @@ def _hunter(T, P, k, st, rng, spent, ap, shot, can_draw):
     if has(s0, s1, a) and (size == 1 or (size == 2 and st.ahp[k] > 1)):
         return CATCH_ACTION, 0
     if can_shoot:
-        d, c = _best_line(T, a, s0, s1)
+        d, c = best_line_cached(T, st, a)
         if c > 0 and 3 * c >= size:
             return SHOOT, d
     if size == 1:
@@ -458,7 +464,7 @@ def _hunter(T, P, k, st, rng, spent, ap, shot, can_draw):
     if spent > 0:
         return END, 0
     if can_shoot:
-        d, c = _best_line(T, a, s0, s1)
+        d, c = best_line_cached(T, st, a)
         if c > 0:
             return SHOOT, d
     for d in range(6):

@@ -9,6 +9,8 @@ distances, the evac points, and the bitset tables of the public belief (IN-BELIE
 * ``linemask[p, d]``: the points a shot from ``p`` in direction ``d`` covers (roads ignored);
   ``starmask[p]``: the points of all six lines.
 * ``ballmask[p, r]``: the points within ``r`` road steps of ``p`` (r = 0..3).
+* ``toward[p, q]``: the first road direction from p that shortens the road distance to q (-1
+  if p == q or q is out of reach).
 * ``log2_size[s]``: log2 of a set size s (of 1 for the empty set), for the ghost frogman.
 
 ``Params`` holds the rule values of one run as plain integers. Directions are 0..5 inside the
@@ -30,7 +32,7 @@ MAX_RADIUS = 3
 Tables = namedtuple("Tables", [
     "n", "road_step", "line", "road_dist", "evac_dist", "is_evac", "evac_points", "numbered_points",
     "trans", "linemask", "starmask", "ballmask", "ball_points", "ball_count", "evac_mask", "numbered_mask",
-    "log2_size",
+    "log2_size", "toward",
 ])
 
 Params = namedtuple("Params", [
@@ -88,7 +90,20 @@ def pack_board(board, shot_range: int = 3) -> Tables:
     return Tables(n, road_step, line, road_dist, np.asarray(board.evac_dist, dtype=np.int64), is_evac,
                   evac_points, numbered, trans, linemask, np.bitwise_or.reduce(linemask, axis=1), ballmask,
                   ball_points, ball_count, _set_words(evac_points), _set_words(numbered),
-                  np.log2(np.maximum(1, np.arange(MAX_POINTS + 1))).astype(np.float64))
+                  np.log2(np.maximum(1, np.arange(MAX_POINTS + 1))).astype(np.float64),
+                  _toward(road_step, road_dist))
+
+
+def _toward(road_step: np.ndarray, road_dist: np.ndarray) -> np.ndarray:
+    n = road_step.shape[0]
+    toward = np.full((n, n), -1, dtype=np.int64)
+    for p in range(n):
+        for d in range(5, -1, -1):  # the first direction wins
+            q = road_step[p, d]
+            if q >= 0:
+                closer = road_dist[q] < road_dist[p]
+                toward[p, closer] = d
+    return toward
 
 
 _PACKED: dict[tuple[int, int], tuple[object, Tables]] = {}
