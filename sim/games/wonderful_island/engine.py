@@ -13,7 +13,7 @@ from functools import cache
 import numpy as np
 from numba import njit
 
-from sim.core.rng import randbelow, seed_stream
+from sim.core.rng import next_u64, randbelow, seed_stream
 from sim.games.wonderful_island import policies as pol
 from sim.games.wonderful_island.catalogue import (
     C_A1,
@@ -268,19 +268,37 @@ def active_count(st):
 
 
 @compiled
+def below(rng, n):
+    """An unbiased integer in [0, n) for 1 <= n < 2**32 from the game's stream: Lemire's multiply-shift
+    on the top 32 bits of one draw, with the rare rejection that removes the bias (no division
+    unless the low word falls in the short block)."""
+    un = np.uint64(n)
+    while True:
+        m = (next_u64(rng) >> np.uint64(32)) * un
+        low = m & np.uint64(0xFFFFFFFF)
+        if low >= un or low >= (np.uint64(0x100000000) - un) % un:
+            return np.int64(m >> np.uint64(32))
+
+
+@compiled
 def draw_one(st, rng):
-    """Top card of the draw pile; an empty pile is rebuilt from the shuffled discards (WI-SETUP-8)."""
-    if st[0, G_DECK_N] == 0:
+    """A card drawn from the draw pile (WI-SETUP-4, WI-SETTLE-4). The pile is kept unordered and each
+    draw takes a uniformly random remaining card: the same distribution as the top card of a shuffled
+    pile, with one random number per card drawn instead of a shuffle. An empty pile is rebuilt from
+    the discards (WI-SETUP-8), which need no shuffle for the same reason."""
+    n = st[0, G_DECK_N]
+    if n == 0:
         n = st[0, G_DISC_N]
         if n == 0:
             return -1
         for i in range(n):
             st[PILES + PILE_DECK, i] = st[PILES + PILE_DISC, i]
-        st[0, G_DECK_N] = n
         st[0, G_DISC_N] = 0
-        shuffle_row(st, rng, PILES + PILE_DECK, n)
-    st[0, G_DECK_N] -= 1
-    return st[PILES + PILE_DECK, st[0, G_DECK_N]]
+    j = below(rng, n)
+    k = st[PILES + PILE_DECK, j]
+    st[PILES + PILE_DECK, j] = st[PILES + PILE_DECK, n - 1]
+    st[0, G_DECK_N] = n - 1
+    return k
 
 
 @compiled
@@ -482,6 +500,14 @@ def apply_primitive(st, T, rng, prim, amount, actor, target):
 
 
 @compiled
+def has_skill(st, T, p, trigger):
+    """Whether p's character has a skill with this trigger (most have none for a given trigger)."""
+    row = T[0, R_CHAR0] + st[SEAT + p, S_CHAR]
+    return (T[row, S_TRIG] == trigger or T[row, SKILL_COLS + S_TRIG] == trigger
+            or T[row, 2 * SKILL_COLS + S_TRIG] == trigger)
+
+
+@compiled
 def fire_skills(st, T, rng, p, trigger, venue):
     """WI-SKILL-2/3: p's skills with this trigger. Active ones are optional and need p out of
     hospital; the forced one always fires, in hospital too (WI-HOSP-4). Not cancellable."""
@@ -528,9 +554,9 @@ def apply_effect(st, T, rng, prim, amount, actor, target, triggers):
     apply_primitive(st, T, rng, prim, amount, actor, target)
     if not triggers or target < 0 or st[SEAT + target, S_JAILED] != 0:
         return
-    if prim == P_SUBPOENA:
+    if prim == P_SUBPOENA and has_skill(st, T, target, TR_SUBPOENAED):
         fire_reactions(st, T, rng, target, TR_SUBPOENAED)
-    elif prim == P_HOSPITAL:
+    elif prim == P_HOSPITAL and has_skill(st, T, target, TR_HOSPITALIZED):
         fire_reactions(st, T, rng, target, TR_HOSPITALIZED)
 
 
@@ -651,16 +677,20 @@ def pass_meeting(st, T, rng, s, j, q):
     st[0, G_MEET_USED] += 1
     if T[0, R_MEET_REMOVE] == 0:
         st[PILES + PILE_MDECK, st[0, G_MDECK_N]] = m
-        st[0, G_MDECK_N] += 1
-        shuffle_row(st, rng, PILES + PILE_MDECK, st[0, G_MDECK_N])
+        st[0, G_MDECK_N] += 1  # reshuffled: cards are taken at random (take_meeting_card)
 
 
 @compiled
-def take_meeting_card(st, p):
-    if st[0, G_MDECK_N] == 0 or st[SEAT + p, S_MEET_N] >= MHMAX:
+def take_meeting_card(st, rng, p):
+    """p takes a meeting card: a uniformly random one of the pile (the pile is reshuffled after every
+    use, WI-MEET-1, so any card of it is equally likely to be on top)."""
+    n = st[0, G_MDECK_N]
+    if n == 0 or st[SEAT + p, S_MEET_N] >= MHMAX:
         return False
-    st[0, G_MDECK_N] -= 1
-    st[MHAND + p, st[SEAT + p, S_MEET_N]] = st[PILES + PILE_MDECK, st[0, G_MDECK_N]]
+    j = below(rng, n)
+    st[MHAND + p, st[SEAT + p, S_MEET_N]] = st[PILES + PILE_MDECK, j]
+    st[PILES + PILE_MDECK, j] = st[PILES + PILE_MDECK, n - 1]
+    st[0, G_MDECK_N] = n - 1
     st[SEAT + p, S_MEET_N] += 1
     return True
 
@@ -705,27 +735,31 @@ def turn_over(st):
 @compiled
 def play_step(st, T, rng, p):
     """WI-TURN-3: play any number of cards: support/obstruction into slots, strategy in front,
-    meeting cards passed face down."""
+    meeting cards passed face down. Only a card played changes the table, so whether the turn goes
+    on is checked at the start and after each card played."""
     slots = T[0, R_SLOTS]
     for _ in range(2):
         played = False
+        changed = True
         i = st[SEAT + p, S_HAND_N] - 1
         while i >= 0:
-            if turn_over(st) or st[SEAT + p, S_JAILED] != 0 or st[SEAT + p, S_HOSP] >= 0:
-                return
-            if i >= st[SEAT + p, S_HAND_N]:
-                i = st[SEAT + p, S_HAND_N] - 1
-                continue
+            if changed:
+                if turn_over(st) or st[SEAT + p, S_JAILED] != 0 or st[SEAT + p, S_HOSP] >= 0:
+                    return
+                if i >= st[SEAT + p, S_HAND_N]:
+                    i = st[SEAT + p, S_HAND_N] - 1
+                    continue
+                changed = False
             k = st[HAND + p, i]
             if T[CARD0 + k, C_TYPE] != STRATEGY:
                 if st[0, G_SLOT_N] < slots and pol.slot_card_wanted(st, T, rng, p, k):
                     play_slot_card(st, T, p, i)
-                    played = True
+                    played = changed = True
             elif T[CARD0 + k, C_TIMING] == T_ACTION:
                 target = pol.action_card_target(st, T, rng, p, k, T[CARD0 + k, C_T1])
                 if target >= 0:
                     play_strategy_card(st, T, rng, p, i, target, E_PLAY)
-                    played = True
+                    played = changed = True
             i -= 1
         for j in range(st[SEAT + p, S_MEET_N] - 1, -1, -1):
             if turn_over(st):
@@ -733,6 +767,8 @@ def play_step(st, T, rng, p):
             q = pol.meeting_target(st, rng, p)
             if q >= 0:
                 pass_meeting(st, T, rng, p, j, q)
+            elif st[SEAT + p, S_BOT] != BOT_RANDOM:
+                break  # a bot without coins gives the same answer for its other cards
         if not played:
             return
 
@@ -743,7 +779,7 @@ def discard_step(st, T, rng, p):
     limit, trade = T[0, R_LIMIT], T[0, R_TRADE]
     if st[SEAT + p, S_HAND_N] - limit >= trade and st[0, G_MDECK_N] > 0 and pol.wants_trade(st, rng, p):
         discard_cards(st, T, rng, p, trade)
-        take_meeting_card(st, p)
+        take_meeting_card(st, rng, p)
         log_event(st, E_TRADE, p, trade, 0)
     excess = st[SEAT + p, S_HAND_N] - limit
     if excess > 0:
@@ -754,7 +790,8 @@ def discard_step(st, T, rng, p):
 def action_turn(st, T, rng, p, extra_draw):
     """WI-TURN-1..5: turn start (skills), draw 2, play cards, discard to 5."""
     log_event(st, E_TURN, p, 0, 0)
-    fire_skills(st, T, rng, p, TR_TURN_START, st[0, G_VENUE])
+    if has_skill(st, T, p, TR_TURN_START):
+        fire_skills(st, T, rng, p, TR_TURN_START, st[0, G_VENUE])
     if turn_over(st):
         return
     draw_cards(st, rng, p, T[0, R_DRAW] + extra_draw)
@@ -765,23 +802,24 @@ def action_turn(st, T, rng, p, extra_draw):
 
 @compiled
 def reactive_phase(st, T, rng, c):
-    """WI-TURN-6: after the candidate ends the action phase, the others may play reactive cards."""
+    """WI-TURN-6: after the candidate ends the action phase, the others may play reactive cards
+    (only a card played can end the campaign turn, so that is checked after each)."""
     n = st[0, G_N]
     for j in range(1, n):
         p = (c + j) % n
         if st[SEAT + p, S_JAILED] != 0 or st[SEAT + p, S_HOSP] >= 0 or st[SEAT + p, S_PAUSED] != 0:
             continue
         for i in range(st[SEAT + p, S_HAND_N] - 1, -1, -1):
-            if turn_over(st):
-                return
             if i >= st[SEAT + p, S_HAND_N]:
                 continue
             k = st[HAND + p, i]
-            if T[CARD0 + k, C_TYPE] != STRATEGY or T[CARD0 + k, C_TIMING] != T_REACTIVE:
+            if T[CARD0 + k, C_TIMING] != T_REACTIVE or T[CARD0 + k, C_TYPE] != STRATEGY:
                 continue
             if pol.reactive_wanted(st, T, rng, p, k, slot_has(st, T, SUPPORT),
                                    slot_has(st, T, OBSTRUCTION)):
                 play_strategy_card(st, T, rng, p, i, c, E_REACT)
+                if turn_over(st):
+                    return
 
 
 # ----------------------------------------------------------------------------------------- venues
@@ -1048,9 +1086,10 @@ def settle(st, T, rng, c, vstats):
         if st[SEAT + c, S_JAILED] != 0:  # WI-SETTLE-2
             break
     if st[SEAT + c, S_JAILED] == 0:
-        fire_skills(st, T, rng, c, TR_OWN_CAMPAIGN, venue)
+        if has_skill(st, T, c, TR_OWN_CAMPAIGN):
+            fire_skills(st, T, rng, c, TR_OWN_CAMPAIGN, venue)
         for q in range(st[0, G_N]):
-            if q != c:
+            if q != c and has_skill(st, T, q, TR_OTHERS_CAMPAIGN):
                 fire_skills(st, T, rng, q, TR_OTHERS_CAMPAIGN, venue)
     gain = 0
     support += st[0, G_EXTRA_SUP]
@@ -1109,12 +1148,15 @@ def politician_goal_met(st, T, p):
 
 
 @compiled
-def camp_ready(st, camp):
+def camps_ready(st):
+    """Bit ``camp`` set when a blue/green player of that camp could declare now (WI-END-1)."""
+    ready = 0
+    thresh = st[0, G_THRESH]
     for p in range(st[0, G_N]):
-        if st[SEAT + p, S_CAMP] == camp and can_declare(st, p) and (
-                st[SEAT + p, S_VOTES] + st[SEAT + p, S_IRON] >= st[0, G_THRESH]):
-            return True
-    return False
+        camp = st[SEAT + p, S_CAMP]
+        if camp != POLITICIAN and can_declare(st, p) and st[SEAT + p, S_VOTES] + st[SEAT + p, S_IRON] >= thresh:
+            ready |= 1 << camp
+    return ready
 
 
 @compiled
@@ -1150,11 +1192,13 @@ def check_endings(st, T):
                     camp_wins(st, st[SEAT + p, S_CAMP])
         finish(st, END_LAST_OUT)
         return
-    while camp_ready(st, BLUE) and camp_ready(st, GREEN):
+    ready = camps_ready(st)
+    while ready == 3:  # both camps at once
         st[0, G_THRESH] += 1
         st[0, G_THRESH_RAISED] += 1
         log_event(st, E_THRESHOLD, st[0, G_THRESH], 0, 0)
-    camp = BLUE if camp_ready(st, BLUE) else (GREEN if camp_ready(st, GREEN) else -1)
+        ready = camps_ready(st)
+    camp = BLUE if ready & 1 else (GREEN if ready & 2 else -1)
     winners = 0
     for p in range(n):
         if st[SEAT + p, S_CAMP] != POLITICIAN:
@@ -1268,14 +1312,12 @@ def setup(st, T, rng, deck0, mdeck0, bots):
     nd = deck0.shape[0]
     for i in range(nd):
         st[PILES + PILE_DECK, i] = deck0[i]
-    shuffle_row(st, rng, PILES + PILE_DECK, nd)
-    st[0, G_DECK_N] = nd
+    st[0, G_DECK_N] = nd  # unordered: draw_one takes a random card
     st[0, G_DISC_N] = 0
     nm = mdeck0.shape[0]
     for i in range(nm):
         st[PILES + PILE_MDECK, i] = mdeck0[i]
-    shuffle_row(st, rng, PILES + PILE_MDECK, nm)
-    st[0, G_MDECK_N] = nm
+    st[0, G_MDECK_N] = nm  # unordered: take_meeting_card takes a random card
     for p in range(n):
         for _ in range(T[0, R_HAND]):
             k = draw_one(st, rng)
@@ -1283,11 +1325,11 @@ def setup(st, T, rng, deck0, mdeck0, bots):
             st[SEAT + p, S_HAND_N] += 1
     if T[0, R_MEET_FEWER] != 0:  # (blue/green players - 1) cards, one each from seat 0
         for p in range(T[0, R_BLUE] + T[0, R_GREEN] - 1):
-            take_meeting_card(st, p % n)
+            take_meeting_card(st, rng, p % n)
     else:
         for p in range(n):
             for _ in range(T[0, R_MEET]):
-                take_meeting_card(st, p)
+                take_meeting_card(st, rng, p)
     # starting votes from the pool (WI-SETUP-7)
     for p in range(n):
         gain_votes(st, p, T[0, R_START])

@@ -82,7 +82,9 @@ CARD0 = 1  # first card row of T
  E_SKIP, E_SKILL, E_DEBATE_ASK, E_ISSUE, E_TRADE, E_HOSP_OUT, E_VOTE_SPLIT, E_RESOLVE, E_TURN) = range(30)
 
 # row blocks of the state array ``st``: globals, seats, hands, meeting hands, piles, work rows, trace log
-WIDTH = PILE_W
+# one row is 17 cache lines, not a power of two: rows (and their hot first columns) fall into
+# different cache sets instead of competing for the same few
+WIDTH = PILE_W + 8
 SEAT = 1
 HAND = SEAT + MAX_PLAYERS
 MHAND = HAND + MAX_PLAYERS
