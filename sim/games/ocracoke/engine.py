@@ -41,6 +41,7 @@ from sim.games.ocracoke.policies import (
     SWAP,
     hand_loc,
     rules_code,
+    rules_leaf,
 )
 from sim.games.ocracoke.rules import GHOST, KRAKEN, MAX_ROUNDS, MERMAID, N_CARDS, N_ISLAND
 
@@ -82,40 +83,45 @@ def _note(S, log, kind, a=0, b=0, c=0, d=0, e=0, f=0):
 
 # ---------------------------------------------------------------- what seats know
 
-@rules_code
-def _see(S, R, log, p, loc):
+@rules_leaf
+def _see(S, log, p, loc):
     """Seat p looks at the card at loc and remembers it (naive memory: ship cards and own hand only)."""
     card = S[AT, loc]
     S[KN + p, loc] = card
     if loc < N_SHIP_MAX or loc == hand_loc(p, 0) or loc == hand_loc(p, 1):
         S[MEM + p, loc] = card
     if loc < N_SHIP_MAX and (S[PAIR, p] >> loc) & 1:
-        # one of the two slots of a kraken swap: the other slot holds the other card
-        S[PAIR, p] &= ~(1 << loc)
-        S[SHIP_ANY, p] &= ~(1 << card)
-        left = S[SHIP_ANY, p]
-        if left != 0 and (left & (left - 1)) == 0:
-            other_slot, other = 0, 0
-            while not (S[PAIR, p] >> other_slot) & 1:
-                other_slot += 1
-            while not (left >> other) & 1:
-                other += 1
-            S[KN + p, other_slot] = other
-            S[SHIP_ANY, p] = 0
-        if S[SHIP_ANY, p] == 0:
-            S[PAIR, p] = 0
+        _seen_in_pair(S, p, loc, card)
     _note(S, log, L_SEE, p, loc, card)
     return card
 
 
 @rules_code
+def _seen_in_pair(S, p, loc, card):
+    """A card seen in one of the two slots of a kraken swap: the other slot holds the other card."""
+    S[PAIR, p] &= ~(1 << loc)
+    S[SHIP_ANY, p] &= ~(1 << card)
+    left = S[SHIP_ANY, p]
+    if left != 0 and (left & (left - 1)) == 0:
+        other_slot, other = 0, 0
+        while not (S[PAIR, p] >> other_slot) & 1:
+            other_slot += 1
+        while not (left >> other) & 1:
+            other += 1
+        S[KN + p, other_slot] = other
+        S[SHIP_ANY, p] = 0
+    if S[SHIP_ANY, p] == 0:
+        S[PAIR, p] = 0
+
+
+@rules_leaf
 def _reveal_to_all(S, R, loc):
     """A card turned face up: every seat's perfect memory records it."""
     for q in range(R[PARAMS, PLAYERS]):
         S[KN + q, loc] = S[AT, loc]
 
 
-@rules_code
+@rules_leaf
 def _forget_pair_if_touched(S, R, loc):
     """A move out of a kraken-swapped slot breaks 'these two cards are in those two slots'."""
     if loc < N_SHIP_MAX:
@@ -171,7 +177,7 @@ def _setup_hand(S, R, rng, log):
 
 # ---------------------------------------------------------------- the bots' view
 
-@rules_code
+@rules_leaf
 def _view(S, R, p, rnd, may_declare, voluntary):
     """Fill S[INFO] for seat p and return the row of S holding the memory its bot reads."""
     info = S[INFO]
@@ -187,17 +193,17 @@ def _view(S, R, p, rnd, may_declare, voluntary):
     return KN + p
 
 
-@rules_code
+@rules_leaf
 def _extra_look(S, R, T, rng, log, p, exclude):
     know = S[_view(S, R, p, 0, 0, 0)]
     s = bots.extra_look(R[POLICY, p], know, S[INFO], exclude, rng)
     if s >= 0:
         _note(S, log, L_LOOK, p, s)
-        _see(S, R, log, p, s)
+        _see(S, log, p, s)
     return s
 
 
-@rules_code
+@rules_leaf
 def _special_cards_seen(S, R, T, rng, log, p, ghost, mermaid, exclude):
     """OC-GHOST, OC-MERMAID, OC-COMBO: the ghost shows one more ship card; the mermaid forces the
     viewer's hand face up; seen together they do nothing. The extra look triggers nothing more."""
@@ -215,23 +221,23 @@ def _special_cards_seen(S, R, T, rng, log, p, ghost, mermaid, exclude):
 
 # ---------------------------------------------------------------- the four actions (OC-ACT-*)
 
-@rules_code
+@rules_leaf
 def _peek(S, R, T, rng, log, p, a, b):
     """OC-ACT-PEEK 正面交鋒: look at two ship cards, then put them back in place."""
-    ca = _see(S, R, log, p, a)
-    cb = _see(S, R, log, p, b)
+    ca = _see(S, log, p, a)
+    cb = _see(S, log, p, b)
     _special_cards_seen(S, R, T, rng, log, p, ca == GHOST or cb == GHOST, ca == MERMAID or cb == MERMAID,
                         (1 << a) | (1 << b))
 
 
-@rules_code
+@rules_leaf
 def _spy(S, R, T, rng, log, p):
     """OC-ACT-SPY 刺探軍情: look at every other player's hand (one's own never triggers: OC-ASM-OWN)."""
     ghost, mermaid = False, False
     for q in range(R[PARAMS, PLAYERS]):
         if q != p:
             for k in range(R[PARAMS, HAND_CARDS]):
-                c = _see(S, R, log, p, hand_loc(q, k))
+                c = _see(S, log, p, hand_loc(q, k))
                 ghost |= c == GHOST
                 mermaid |= c == MERMAID
     _special_cards_seen(S, R, T, rng, log, p, ghost, mermaid, 0)
@@ -241,7 +247,7 @@ def _spy(S, R, T, rng, log, p):
 def _kraken_swap(S, R, T, rng, log, p, a, b, h):
     """OC-KRAKEN-2: take ship cards a and b (looked at), keep one, shuffle the other with the kraken
     back into the two slots. Everyone sees it happen: all know the kraken is in one of them."""
-    ca, cb = _see(S, R, log, p, a), _see(S, R, log, p, b)
+    ca, cb = _see(S, log, p, a), _see(S, log, p, b)
     know = S[_view(S, R, p, 0, 0, 0)]
     keep = bots.kraken_keep(R[POLICY, p], know, S[INFO], R[VALUES], T, ca, cb, rng)
     kept, other = (cb, ca) if keep == 1 else (ca, cb)
@@ -261,7 +267,7 @@ def _kraken_swap(S, R, T, rng, log, p, a, b, h):
     _note(S, log, L_KRAKEN, p, a, b, kept, S[AT, a], S[AT, b])
 
 
-@rules_code
+@rules_leaf
 def _swap(S, R, T, rng, log, p, a, b, k):
     """OC-ACT-SWAP 輪番上陣: swap the hand card with ship slot a unseen, look at the new hand card
     (OC-ACT-NEWHAND: no special effect), then look at another ship card (OC-GHOST applies to it).
@@ -278,7 +284,7 @@ def _swap(S, R, T, rng, log, p, a, b, k):
         for q in range(R[PARAMS, PLAYERS]):
             S[KN + q, a], S[KN + q, h] = S[KN + q, h], S[KN + q, a]
         S[MEM + p, a] = given
-        _see(S, R, log, p, h)
+        _see(S, log, p, h)
         exclude = 1 << a
     S[HAND_UP, p] = 0
     s = _extra_look(S, R, T, rng, log, p, exclude)
@@ -287,7 +293,7 @@ def _swap(S, R, T, rng, log, p, a, b, k):
         _extra_look(S, R, T, rng, log, p, exclude | (1 << s))
 
 
-@rules_code
+@rules_leaf
 def _wave(S, R, log, p, a, i, k):
     """OC-ACT-WAVE 巨浪來襲: hand card -> ship slot a, that ship card -> island slot i face down,
     that island card -> hand (looked at, no special effect: OC-ACT-NEWHAND); the hand goes face down."""
@@ -300,10 +306,10 @@ def _wave(S, R, log, p, a, i, k):
     S[MEM + p, a] = S[AT, a]
     S[PUB, ISLAND_UP] &= ~(1 << i)
     S[HAND_UP, p] = 0
-    _see(S, R, log, p, h)
+    _see(S, log, p, h)
 
 
-@rules_code
+@rules_leaf
 def _act(S, R, T, rng, log, p):
     """OC-ACT-FLIP: carry out the chosen face-up action (S[CHOICE]), then flip its card."""
     act, x, y, z = S[CHOICE, 0], S[CHOICE, 1], S[CHOICE, 2], S[CHOICE, 3]

@@ -46,6 +46,7 @@ from sim.games.ocracoke.rules import GHOST, KRAKEN, MERMAID, N_CARDS, SUM_LIMIT
 # calls between them then cost a few nanoseconds instead of tens. Only entry points allocate. Integer
 # division follows numpy (no zero-divisor check): every divisor here is a positive count.
 rules_code = njit(cache=True, _nrt=False, error_model="numpy")
+rules_leaf = njit(cache=True, _nrt=False, error_model="numpy", forceinline=True)
 
 BOTS = ("random", "naive", "counter")
 RANDOM, NAIVE, COUNTER = 0, 1, 2
@@ -200,7 +201,7 @@ def _bit(card):
     return (1 << (card + 1)) >> 1
 
 
-@rules_code
+@rules_leaf
 def posterior(know, info, values):
     """(u, m, offset): unknown cards, unknown ship slots, sum of the cards known to be on the ship."""
     on_ship = info[SHIP_ANY]
@@ -220,7 +221,7 @@ def posterior(know, info, values):
     return u, m, off + SHIFT
 
 
-@rules_code
+@rules_leaf
 def decisions(know, info, values, T):
     """The decision bits (table T = decision_table) of the view's information state."""
     u, m, oi = posterior(know, info, values)
@@ -254,7 +255,7 @@ def _first_unknown_slot(know, info, exclude):
     return -1
 
 
-@rules_code
+@rules_leaf
 def _likely_sign(know, info, values, T):
     """+1 if the view finds a positive sum at least as likely as a negative one, else -1."""
     return 1 if decisions(know, info, values, T) & POSITIVE else -1
@@ -268,7 +269,7 @@ def _card_fit(card, sign, values):
     return 1 if (values[card] > 0) == (sign > 0) else -1
 
 
-@rules_code
+@rules_leaf
 def _hand_to_give(know, info, values, T):
     """The hand card to part with: the kraken, then a purple card, then the colour least likely to pay."""
     seat = info[SEAT]
@@ -292,7 +293,7 @@ def _holds(know, info, card):
 
 # ---------------------------------------------------------------- random: uniform legal choices
 
-@rules_code
+@rules_leaf
 def _random_turn(know, info, rng, choice):
     """Uniform over the face-up actions (and declaring when allowed); uniform targets."""
     options = 3 if info[MAY_DECLARE] else 2
@@ -315,7 +316,7 @@ def _random_turn(know, info, rng, choice):
 
 # ---------------------------------------------------------------- naive: own hand and own looks
 
-@rules_code
+@rules_leaf
 def _naive_turn(know, info, values, T, choice):
     """Declare once the best dial is worth NAIVE_DECLARE_AT to a declarer; else use action card A
     on the ship slots it has not looked at (swapping the kraken away when it holds it)."""
@@ -334,7 +335,7 @@ def _naive_turn(know, info, values, T, choice):
 
 # ---------------------------------------------------------------- counter: exact posterior, information
 
-@rules_code
+@rules_leaf
 def _counter_turn(know, info, values, T, choice):
     """Score the two face-up actions by what they would reveal; declare if the expected gold of
     declaring now is at least that of waiting for those looks; else take the better action."""
@@ -387,7 +388,7 @@ def _counter_turn(know, info, values, T, choice):
 
 # ---------------------------------------------------------------- dispatchers
 
-@rules_code
+@rules_leaf
 def turn(bot, know, info, values, T, rng, choice):
     """The seat's move on its turn (see the module docstring)."""
     choice[1], choice[2], choice[3] = -1, -1, 0
@@ -399,7 +400,7 @@ def turn(bot, know, info, values, T, rng, choice):
         _random_turn(know, info, rng, choice)
 
 
-@rules_code
+@rules_leaf
 def extra_look(bot, know, info, exclude, rng):
     """A ship slot to look at, not in ``exclude``; -1 if none."""
     if bot == RANDOM:
@@ -427,7 +428,7 @@ def kraken_keep(bot, know, info, values, T, card_a, card_b, rng):
     return 1 if _card_fit(card_b, sign, values) > _card_fit(card_a, sign, values) else 0
 
 
-@rules_code
+@rules_leaf
 def dial(bot, know, info, values, T, rng):
     """The dial position this seat sets at a declaration (OC-DECL-1)."""
     if bot == RANDOM:
