@@ -38,6 +38,8 @@ from sim.games.island_nation.state import (
     SHOOT,
     TRAITOR,
     artillery_mask,
+    below,
+    first_point,
     frogman_shot_victim,
     has,
     image,
@@ -402,16 +404,16 @@ def _hunter_goal(T, P, k, st, rng, radius, can_shoot, size):
             crowded0 |= T.ballmask[st.apos[j], 1, 0]
             crowded1 |= T.ballmask[st.apos[j], 1, 1]
     n = T.ball_count[a, radius]
-    i = randbelow(rng, n)
+    i = below(rng, n)
+    quiet = (st.bel[0] & T.zonemask[a, radius, 0]) | (st.bel[1] & T.zonemask[a, radius, 1]) == np.uint64(0)
     best_q, best = a, -(1 << 62)
     for _ in range(n):
         q = T.ball_points[a, i]
         i = i + 1 if i + 1 < n else 0
-        score = 2 * set_size(st.bel[0] & T.ballmask[q, 1, 0], st.bel[1] & T.ballmask[q, 1, 1])
-        if late and T.is_evac[q] == 1:
-            score += 4 * set_size(st.bel[0] & T.ballmask[q, 3, 0], st.bel[1] & T.ballmask[q, 3, 1])
-        if can_shoot:
-            score += 4 * best_line_cached(T, st, q)[1]
+        if quiet:  # no line, neighbour or guarded evac point of any candidate touches the set
+            score = 0
+        else:
+            score = _hunter_value(T, st, q, can_shoot, late)
         if score > best and has(crowded0, crowded1, q):
             score -= size * _crowd(T, P, k, st, q)
         if score > best:
@@ -420,14 +422,26 @@ def _hunter_goal(T, P, k, st, rng, radius, can_shoot, size):
 
 
 @njit(**INLINE)
+def _hunter_value(T, st, q, can_shoot, late):
+    """2 x the set's points adjacent to q (+ 4 x those within 3 steps of an evac point q late)
+    (+ 4 x the best line from q with a shot left)."""
+    score = 2 * set_size(st.bel[0] & T.ballmask[q, 1, 0], st.bel[1] & T.ballmask[q, 1, 1])
+    if late and T.is_evac[q] == 1:
+        score += 4 * set_size(st.bel[0] & T.ballmask[q, 3, 0], st.bel[1] & T.ballmask[q, 3, 1])
+    if can_shoot:
+        score += 4 * best_line_cached(T, st, q)[1]
+    return score
+
+
+@njit(**INLINE)
 def _hunter_plan(T, P, k, st, rng, radius, can_shoot, size):
     """Where the hunter is heading: ``_hunter_goal``, chosen once and kept while the public set,
     the shot left and the reach stay as they were (walking toward the goal only shrinks the
-    candidates, and the goal stays the best of them). ``st.plan`` = (artillery, round, shot left,
-    origin, radius, goal) for the public set ``st.planned_for``."""
+    candidates, and the goal stays the best of them, also once reached). ``st.plan`` =
+    (artillery, round, shot left, origin, radius, goal) for the public set ``st.planned_for``."""
     a = st.apos[k]
     pl = st.plan
-    if (pl[0] == k and pl[1] == st.g[ROUND] and pl[2] == can_shoot and pl[5] != a
+    if (pl[0] == k and pl[1] == st.g[ROUND] and pl[2] == can_shoot
             and st.planned_for[0] == st.bel[0] and st.planned_for[1] == st.bel[1]
             and T.road_dist[pl[3], a] + radius <= pl[4]):
         return pl[5]
@@ -453,9 +467,7 @@ def _hunter(T, P, k, st, rng, spent, ap, shot, can_draw):
         if c > 0 and 3 * c >= size:
             return SHOOT, d
     if size == 1:
-        t = 0
-        while not has(s0, s1, t):
-            t += 1
+        t = first_point(s0, s1)
         if T.road_dist[a, t] <= left - 1:
             return MOVE, _step_toward(T, a, t)
     goal = _hunter_plan(T, P, k, st, rng, min(left, 3), can_shoot, size)

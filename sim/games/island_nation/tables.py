@@ -11,6 +11,8 @@ distances, the evac points, and the bitset tables of the public belief (IN-BELIE
 * ``ballmask[p, r]``: the points within ``r`` road steps of ``p`` (r = 0..3).
 * ``toward[p, q]``: the first road direction from p that shortens the road distance to q (-1
   if p == q or q is out of reach).
+* ``zonemask[p, r]``: every point a hunter within ``r`` road steps of ``p`` weighs: the lines and
+  neighbours of each such point, and the points within 3 steps of each such evac point.
 * ``log2_size[s]``: log2 of a set size s (of 1 for the empty set), for the ghost frogman.
 
 ``Params`` holds the rule values of one run as plain integers. Directions are 0..5 inside the
@@ -31,7 +33,7 @@ MAX_RADIUS = 3
 
 Tables = namedtuple("Tables", [
     "n", "road_step", "line", "road_dist", "evac_dist", "is_evac", "evac_points", "numbered_points",
-    "trans", "linemask", "starmask", "ballmask", "ball_points", "ball_count", "evac_mask", "numbered_mask",
+    "trans", "linemask", "starmask", "ballmask", "zonemask", "ball_points", "ball_count", "evac_mask", "numbered_mask",
     "log2_size", "toward",
 ])
 
@@ -87,11 +89,24 @@ def pack_board(board, shot_range: int = 3) -> Tables:
             inside = np.flatnonzero(road_dist[p] <= r)
             ballmask[p, r] = _set_words(inside)
             ball_count[p, r] = inside.size
+    starmask = np.bitwise_or.reduce(linemask, axis=1)
     return Tables(n, road_step, line, road_dist, np.asarray(board.evac_dist, dtype=np.int64), is_evac,
-                  evac_points, numbered, trans, linemask, np.bitwise_or.reduce(linemask, axis=1), ballmask,
-                  ball_points, ball_count, _set_words(evac_points), _set_words(numbered),
+                  evac_points, numbered, trans, linemask, starmask, ballmask,
+                  _zones(ballmask, starmask, ball_points, ball_count, is_evac), ball_points, ball_count,
+                  _set_words(evac_points), _set_words(numbered),
                   np.log2(np.maximum(1, np.arange(MAX_POINTS + 1))).astype(np.float64),
                   _toward(road_step, road_dist))
+
+
+def _zones(ballmask, starmask, ball_points, ball_count, is_evac) -> np.ndarray:
+    n = ballmask.shape[0]
+    weighed = starmask | ballmask[:, 1]
+    weighed[is_evac == 1] |= ballmask[is_evac == 1, 3]
+    zones = np.zeros((n, MAX_RADIUS + 1, 2), dtype=np.uint64)
+    for p in range(n):
+        for r in range(MAX_RADIUS + 1):
+            zones[p, r] = np.bitwise_or.reduce(weighed[ball_points[p, :ball_count[p, r]]], axis=0)
+    return zones
 
 
 def _toward(road_step: np.ndarray, road_dist: np.ndarray) -> np.ndarray:
