@@ -215,6 +215,7 @@ from sim.games.wonderful_island.state import (
     W_JAILED,
     W_VOTES,
     compiled,
+    leaf,
     new_state,
 )
 
@@ -280,7 +281,7 @@ def below(rng, n):
             return np.int64(m >> np.uint64(32))
 
 
-@compiled
+@leaf
 def draw_one(st, rng):
     """A card drawn from the draw pile (WI-SETUP-4, WI-SETTLE-4). The pile is kept unordered and each
     draw takes a uniformly random remaining card: the same distribution as the top card of a shuffled
@@ -307,7 +308,7 @@ def to_discard(st, k):
     st[0, G_DISC_N] += 1
 
 
-@compiled
+@leaf
 def draw_cards(st, rng, p, n):
     """Draw n cards into p's hand (WI-TURN-2); a hospitalised player draws nothing (WI-HOSP-3)."""
     if st[SEAT + p, S_HOSP] >= 0 or st[SEAT + p, S_JAILED] != 0:
@@ -454,7 +455,7 @@ def learn_camp(st, o, q):
         st[SEAT + o, S_BELIEF + q] = 1000 if st[SEAT + q, S_CAMP] == st[SEAT + o, S_SIDE] else 0
 
 
-@compiled
+@leaf
 def observe(st, actor, toward, friendly):
     """Everyone with a side revises its belief about ``actor`` after it helped or hurt ``toward``."""
     if actor == toward:
@@ -499,7 +500,7 @@ def apply_primitive(st, T, rng, prim, amount, actor, target):
         st[0, G_EXTRA_SUP] += amount
 
 
-@compiled
+@leaf
 def has_skill(st, T, p, trigger):
     """Whether p's character has a skill with this trigger (most have none for a given trigger)."""
     row = T[0, R_CHAR0] + st[SEAT + p, S_CHAR]
@@ -585,7 +586,7 @@ def card_hostile_to(T, k):
         T[CARD0 + k, C_P1 + 3], T[CARD0 + k, C_A1 + 3]) or T[CARD0 + k, C_T1] == TG_VENUE_SUPPORT
 
 
-@compiled
+@leaf
 def try_cancel(st, T, rng, victim, actor, k):
     """WI-CARD-5 (沙盤推演): the victim of a hostile card may cancel it with a response card."""
     if victim == actor or st[SEAT + victim, S_JAILED] != 0 or st[SEAT + victim, S_HOSP] >= 0:
@@ -696,7 +697,7 @@ def take_meeting_card(st, rng, p):
 
 
 # ----------------------------------------------------------------------------------------- action turns
-@compiled
+@leaf
 def play_slot_card(st, T, p, i):
     """WI-CARD-1/2: a support or obstruction card goes into an empty venue slot."""
     k = take_from_hand(st, p, i)
@@ -726,7 +727,7 @@ def play_strategy_card(st, T, rng, p, i, target, code):
     to_discard(st, k)
 
 
-@compiled
+@leaf
 def turn_over(st):
     """The campaign turn stops: the game ended or the candidate went to jail (WI-JAIL-3)."""
     return st[0, G_ENDED] != 0 or st[SEAT + st[0, G_CAND], S_JAILED] != 0
@@ -773,7 +774,7 @@ def play_step(st, T, rng, p):
             return
 
 
-@compiled
+@leaf
 def discard_step(st, T, rng, p):
     """WI-TURN-5: down to the hand limit; WI-MEET-2: three of those cards may buy a meeting card."""
     limit, trade = T[0, R_LIMIT], T[0, R_TRADE]
@@ -786,7 +787,7 @@ def discard_step(st, T, rng, p):
         discard_cards(st, T, rng, p, excess)
 
 
-@compiled
+@leaf
 def action_turn(st, T, rng, p, extra_draw):
     """WI-TURN-1..5: turn start (skills), draw 2, play cards, discard to 5."""
     log_event(st, E_TURN, p, 0, 0)
@@ -1120,13 +1121,13 @@ def settle(st, T, rng, c, vstats):
 
 
 # ----------------------------------------------------------------------------------------- endings
-@compiled
+@leaf
 def can_declare(st, p):
     """Not in jail, not in hospital (WI-HOSP-3)."""
     return st[SEAT + p, S_JAILED] == 0 and st[SEAT + p, S_HOSP] < 0
 
 
-@compiled
+@leaf
 def politician_goal_met(st, T, p):
     """WI-END-3: a politician's own condition (camp elections are handled by the caller)."""
     ch = st[SEAT + p, S_CHAR]
@@ -1147,7 +1148,7 @@ def politician_goal_met(st, T, p):
     return False
 
 
-@compiled
+@leaf
 def camps_ready(st):
     """Bit ``camp`` set when a blue/green player of that camp could declare now (WI-END-1)."""
     ready = 0

@@ -62,6 +62,7 @@ from sim.games.wonderful_island.state import (
     W_IRON,
     W_JAILED,
     compiled,
+    leaf,
 )
 
 ALLY = 600  # belief (per mille) from which a player counts as an ally
@@ -132,7 +133,7 @@ def random_other(st, rng, p, n, need_votes):
     return -1
 
 
-@compiled
+@leaf
 def strongest_rival(st, p, n, need_votes):
     """The believed rival with the most votes (plain votes only when ``need_votes``)."""
     best, best_v = -1, -1
@@ -159,7 +160,7 @@ def nearest_to_jail(st, p, n):
     return best
 
 
-@compiled
+@leaf
 def most_uncertain(st, p, n):
     """The player p knows least about (belief nearest one half); -1 if p knows everyone."""
     if st[SEAT + p, S_SIDE] < 0:
@@ -174,7 +175,7 @@ def most_uncertain(st, p, n):
     return best if gap < 300 else -1
 
 
-@compiled
+@leaf
 def hostile_target(st, T, rng, p, prim):
     """Whom p aims a hostile effect at (-1: hold the card)."""
     n = st[0, G_N]
@@ -201,7 +202,7 @@ def self_benefit(st, p, prim, amount):
     return False
 
 
-@compiled
+@leaf
 def action_card_target(st, T, rng, p, k, target_kind):
     """WI-TURN-3: whom p plays strategy card k on at its action step (-1: keep it)."""
     prim = T[CARD0 + k, C_P1]
@@ -235,7 +236,7 @@ def slot_card_wanted(st, T, rng, p, k):
     return is_rival(st, p, c)
 
 
-@compiled
+@leaf
 def meeting_target(st, rng, p):
     """WI-CARD-4: to whom p passes a meeting card now (-1: keep it)."""
     if st[SEAT + p, S_BOT] == BOT_RANDOM:
@@ -337,7 +338,7 @@ def pick_venue(st, T, rng, c):
     return best
 
 
-@compiled
+@leaf
 def expected_gain(st, c, venue, bonus):
     """The bots' rough worth of a venue for candidate c with this support bonus."""
     if venue == RALLY:

@@ -27,6 +27,9 @@ from numba import njit
 # positive count), and without numba's reference counting. They never allocate (short lists live in
 # the TMP rows of ``st``), so a call between them costs a few nanoseconds instead of tens.
 compiled = njit(cache=True, _nrt=False, error_model="numpy")
+# A few hot leaves are inlined into their callers (numba IR inlining): their calls would pass the
+# exploded arrays (two dozen words) for a few loads and compares.
+leaf = njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 
 MAX_PLAYERS = 8
 HMAX = 40  # hand capacity; a card drawn beyond it goes to the discard pile (never reached in play)
