@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.core.rng import randbelow, seed_stream, shuffle
+from sim.core.rng import randbelow, seed_stream
 from sim.games.ocracoke import policies as bots
 from sim.games.ocracoke.policies import (
     DECLARE,
@@ -71,7 +71,7 @@ L_REVEAL, L_DECLARE, L_PASS, L_DIAL, L_PAY, L_SUM, L_END, L_LOOK = 9, 10, 11, 12
 LOG_WIDTH = 7
 
 
-@rules_code
+@rules_leaf
 def _note(S, log, kind, a=0, b=0, c=0, d=0, e=0, f=0):
     if log.shape[0] == 0:
         return
@@ -130,7 +130,7 @@ def _forget_pair_if_touched(S, R, loc):
                 S[SHIP_ANY, q], S[PAIR, q] = 0, 0
 
 
-@rules_code
+@rules_leaf
 def _holds(S, R, p, card):
     for k in range(R[PARAMS, HAND_CARDS]):
         if S[AT, hand_loc(p, k)] == card:
@@ -140,7 +140,30 @@ def _holds(S, R, p, card):
 
 # ---------------------------------------------------------------- setup (OC-SETUP-*)
 
+@rules_leaf
+def _swap_below(rng, deck, i):
+    """One Fisher-Yates step: deck[i] changes places with a uniform deck[0..i]."""
+    j = randbelow(rng, i + 1)
+    deck[i], deck[j] = deck[j], deck[i]
+
+
 @rules_code
+def _shuffle_deck(rng, deck):
+    """sim.core.rng.shuffle of the 11 cards (the same draws, the same order), written out step by step
+    so that every bound is a constant the compiler divides by cheaply."""
+    _swap_below(rng, deck, 10)
+    _swap_below(rng, deck, 9)
+    _swap_below(rng, deck, 8)
+    _swap_below(rng, deck, 7)
+    _swap_below(rng, deck, 6)
+    _swap_below(rng, deck, 5)
+    _swap_below(rng, deck, 4)
+    _swap_below(rng, deck, 3)
+    _swap_below(rng, deck, 2)
+    _swap_below(rng, deck, 1)
+
+
+@rules_leaf
 def _setup_hand(S, R, rng, log):
     """OC-SETUP-1..4: shuffle the 11 cards; 3 island cards, 4 ship cards (5 with 3 players), the rest
     dealt 1 per player (2 with 2 players); each seat knows its own hand; both action cards show
@@ -149,7 +172,7 @@ def _setup_hand(S, R, rng, log):
     deck = S[DECK, :N_CARDS]
     for c in range(N_CARDS):
         deck[c] = c
-    shuffle(rng, deck)
+    _shuffle_deck(rng, deck)
     S[AT:SHIP_ANY, :] = -1
     S[SHIP_ANY, :] = 0
     S[PAIR, :] = 0
@@ -243,7 +266,7 @@ def _spy(S, R, T, rng, log, p):
     _special_cards_seen(S, R, T, rng, log, p, ghost, mermaid, 0)
 
 
-@rules_code
+@rules_leaf
 def _kraken_swap(S, R, T, rng, log, p, a, b, h):
     """OC-KRAKEN-2: take ship cards a and b (looked at), keep one, shuffle the other with the kraken
     back into the two slots. Everyone sees it happen: all know the kraken is in one of them."""
@@ -329,7 +352,7 @@ def _act(S, R, T, rng, log, p):
 
 # ---------------------------------------------------------------- declaration and payout (OC-DECL, OC-PAY)
 
-@rules_code
+@rules_leaf
 def _declare(S, R, T, rng, log, decl, forced, ev, n_ev, game, hand, rnd):
     """OC-DECL-1: every seat sets its dial at once; the ship is turned up and paid by OC-PAY-A..E."""
     n, hpp = R[PARAMS, PLAYERS], R[PARAMS, HAND_CARDS]
@@ -377,7 +400,7 @@ def _declare(S, R, T, rng, log, decl, forced, ev, n_ev, game, hand, rnd):
 
 # ---------------------------------------------------------------- one hand, one game
 
-@rules_code
+@rules_leaf
 def _play_hand(S, R, T, rng, log, start, ev, n_ev, game, hand, out):
     """OC-ROUND-1..3, OC-ISLAND-1..2: up to 4 rounds from the start player clockwise. Round 1: everyone
     acts. From round 2: act or declare (not with the kraken, OC-KRAKEN-1). After rounds 1-3 an island

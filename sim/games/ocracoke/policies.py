@@ -189,13 +189,13 @@ def decision_table(T, values):
     return D
 
 
-@rules_code
+@rules_leaf
 def wait_column(k):
     """Column of T with the expected gold after k more looks (k = 0: now, as a non-declarer)."""
     return BEST if k == 0 else WAIT + k - 1
 
 
-@rules_code
+@rules_leaf
 def _bit(card):
     """1 << card, and 0 for an unknown card (-1)."""
     return (1 << (card + 1)) >> 1
@@ -230,12 +230,12 @@ def decisions(know, info, values, T):
 
 # ---------------------------------------------------------------- small helpers
 
-@rules_code
+@rules_leaf
 def hand_loc(seat, k):
     return HAND0 + 2 * seat + k
 
 
-@rules_code
+@rules_leaf
 def _unknown_ship_slots(know, info):
     n = 0
     for s in range(info[N_SHIP]):
@@ -244,7 +244,7 @@ def _unknown_ship_slots(know, info):
     return n
 
 
-@rules_code
+@rules_leaf
 def _first_unknown_slot(know, info, exclude):
     for s in range(info[N_SHIP]):
         if not (exclude >> s) & 1 and know[s] < 0 and not (info[PAIR] >> s) & 1:
@@ -258,10 +258,16 @@ def _first_unknown_slot(know, info, exclude):
 @rules_leaf
 def _likely_sign(know, info, values, T):
     """+1 if the view finds a positive sum at least as likely as a negative one, else -1."""
-    return 1 if decisions(know, info, values, T) & POSITIVE else -1
+    return _sign(decisions(know, info, values, T))
 
 
-@rules_code
+@rules_leaf
+def _sign(bits):
+    """+1 if the decision bits say a positive sum is at least as likely as a negative one, else -1."""
+    return 1 if bits & POSITIVE else -1
+
+
+@rules_leaf
 def _card_fit(card, sign, values):
     """How well a hand card suits rule D: +1 its colour is the likely sign, 0 purple, -1 the other."""
     if card >= GHOST:
@@ -270,10 +276,10 @@ def _card_fit(card, sign, values):
 
 
 @rules_leaf
-def _hand_to_give(know, info, values, T):
-    """The hand card to part with: the kraken, then a purple card, then the colour least likely to pay."""
+def _hand_to_give(know, info, values, sign):
+    """The hand card to part with: the kraken, then a purple card, then the colour least likely to pay
+    (sign: the likely sign of the sum)."""
     seat = info[SEAT]
-    sign = _likely_sign(know, info, values, T)
     best_k, best_fit = 0, 9
     for k in range(info[HAND_CARDS]):
         c = know[hand_loc(seat, k)]
@@ -283,7 +289,7 @@ def _hand_to_give(know, info, values, T):
     return best_k
 
 
-@rules_code
+@rules_leaf
 def _holds(know, info, card):
     for k in range(info[HAND_CARDS]):
         if know[hand_loc(info[SEAT], k)] == card:
@@ -365,13 +371,13 @@ def _counter_turn(know, info, values, T, choice):
         act_b, looks_b = WAVE, min(1, unknown)
         score_b = 2 * looks_b + (hidden_island >= 0) + riddance
     act, looks = (act_a, looks_a) if score_a >= score_b else (act_b, looks_b)
-    if info[MAY_DECLARE]:
-        if (decisions(know, info, values, T) >> (DECLARE_BEFORE_LOOKS + looks)) & 1:
-            choice[0] = DECLARE
-            return
+    bits = decisions(know, info, values, T)
+    if info[MAY_DECLARE] and (bits >> (DECLARE_BEFORE_LOOKS + looks)) & 1:
+        choice[0] = DECLARE
+        return
     choice[0] = act
     a = _first_unknown_slot(know, info, 0)
-    k = 0 if act == PEEK or act == SPY else _hand_to_give(know, info, values, T)
+    k = 0 if act == PEEK or act == SPY else _hand_to_give(know, info, values, _sign(bits))
     if act == PEEK:
         choice[1], choice[2] = a, _first_unknown_slot(know, info, 1 << a)
     elif act == SWAP:
@@ -419,7 +425,7 @@ def extra_look(bot, know, info, exclude, rng):
     return _first_unknown_slot(know, info, exclude)
 
 
-@rules_code
+@rules_leaf
 def kraken_keep(bot, know, info, values, T, card_a, card_b, rng):
     """0 to keep card_a, 1 to keep card_b (OC-KRAKEN-2)."""
     if bot == RANDOM:
