@@ -253,6 +253,13 @@ def shuffle_row(st, rng, row, n):
 
 
 @compiled
+def seat_after(c, j, n):
+    """The seat j places after seat c (0 <= j <= n) in turn order, without a division."""
+    q = c + j
+    return q - n if q >= n else q
+
+
+@compiled
 def clear_row(st, row, n, value):
     """``st[row, :n] = value``: a work row made ready for one step."""
     for i in range(n):
@@ -807,7 +814,7 @@ def reactive_phase(st, T, rng, c):
     (only a card played can end the campaign turn, so that is checked after each)."""
     n = st[0, G_N]
     for j in range(1, n):
-        p = (c + j) % n
+        p = seat_after(c, j, n)
         if st[SEAT + p, S_JAILED] != 0 or st[SEAT + p, S_HOSP] >= 0 or st[SEAT + p, S_PAUSED] != 0:
             continue
         for i in range(st[SEAT + p, S_HAND_N] - 1, -1, -1):
@@ -868,13 +875,13 @@ def legislature(st, T, rng, c, bonus):
     clear_row(st, TMP + TMP_WILLING, n, 0)
     clear_row(st, TMP + TMP_BOUGHT, n, 0)
     for j in range(1, n):  # coordination: ask everyone first ...
-        q = (c + j) % n
+        q = seat_after(c, j, n)
         if st[SEAT + q, S_JAILED] == 0 and pol.legislature_yes(st, rng, q, c):
             willing[q] = 1
             yes += 1
     offers = 0
     for j in range(1, n):  # ... then buy the missing hands, one vote each
-        q = (c + j) % n
+        q = seat_after(c, j, n)
         if 2 * yes >= voters or offers >= share or not pol.legislature_offers(st, c):
             break
         if st[SEAT + q, S_JAILED] == 0 and willing[q] == 0 and pol.accepts_offer(st, q, c, share - offers):
@@ -1021,7 +1028,7 @@ def tv_debate(st, T, rng, c, bonus):
     picks = st[TMP + TMP_PICKS, :12]
     clear_row(st, TMP + TMP_PICKS, 12, 0)
     for j in range(1, n):
-        q = (c + j) % n
+        q = seat_after(c, j, n)
         if st[SEAT + q, S_DEBATER] == 0 or st[SEAT + q, S_JAILED] != 0:
             continue
         if n_issue == 0:
@@ -1351,7 +1358,7 @@ def campaign_turn(st, T, rng, c, vstats):
     unwilling = 0
     if venue == TV_DEBATE:  # WI-V-DEBATE-1
         for j in range(1, n):
-            q = (c + j) % n
+            q = seat_after(c, j, n)
             if st[SEAT + q, S_JAILED] != 0 or st[SEAT + q, S_HOSP] >= 0:
                 continue
             if pol.will_debate(st, rng, q):
@@ -1361,7 +1368,7 @@ def campaign_turn(st, T, rng, c, vstats):
                 unwilling += 1
             log_event(st, E_DEBATE_ASK, q, st[SEAT + q, S_DEBATER], 0)
     for j in range(1, n + 1):
-        p = (c + j) % n
+        p = seat_after(c, j, n)
         if turn_over(st):
             break
         if st[SEAT + p, S_JAILED] != 0 or st[SEAT + p, S_PAUSED] != 0:
