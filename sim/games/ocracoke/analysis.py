@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import polars as pl
+from numba import njit
 
 from sim.core import stats
 from sim.core.game import Chunk, Metric
@@ -54,20 +55,34 @@ def per_game(rules: OcracokeRules, chunk: Chunk) -> dict[str, np.ndarray]:
     return out
 
 
-def _count_by(keys: np.ndarray, size: int, weights: np.ndarray | None = None) -> np.ndarray:
-    """Sum of weights (default 1) per key 0..size-1, as exact integers."""
-    w = None if weights is None else np.asarray(weights, dtype=np.int64)
-    if w is None:
-        return np.bincount(keys, minlength=size).astype(np.int64)
-    return np.bincount(keys, weights=w, minlength=size).round().astype(np.int64)
+@njit(cache=True)
+def _tally_seat(q, declarer, forced, paid, rule_paid, rule_gold, seat_rule_paid, gold_hist, seat_gold, role_n,
+                role_forced):
+    """One pass over the declarations for seat q (role 0 where q declared, else 1); paid[r] is the gold
+    rule r paid q at each declaration. Adds to the tallies of ``tally``."""
+    for i in range(declarer.shape[0]):
+        role = 0 if declarer[i] == q else 1
+        won = 0
+        for r in range(5):
+            amount = paid[r, i]
+            rule_paid[role, r] += amount > 0
+            rule_gold[role, r] += amount
+            seat_rule_paid[q, r] += amount > 0
+            won += amount
+        capped = min(won, GOLD_BINS - 1)
+        gold_hist[role, capped] += 1
+        role_n[role] += 1
+        seat_gold[q, 0] += 1
+        seat_gold[q, 1] += won
+        seat_gold[q, 2] += won * won
+        if role == 0:
+            role_forced[forced[i], capped] += 1
 
 
 def tally(rules: OcracokeRules, chunk: Chunk) -> dict[str, np.ndarray]:
     """Additive counts: payouts per rule/seat/role, gold histograms, hands, wins by bot."""
     g, ev = chunk.games, chunk.events["declarations"]
     n = rules.players
-    decl = ev["declarer"]
-    forced = ev["forced"]
     rule_paid = np.zeros((2, 5), np.int64)  # role, rule: seat-declarations where the rule paid
     rule_gold = np.zeros((2, 5), np.int64)
     seat_rule_paid = np.zeros((4, 5), np.int64)
@@ -75,20 +90,11 @@ def tally(rules: OcracokeRules, chunk: Chunk) -> dict[str, np.ndarray]:
     seat_gold = np.zeros((4, 3), np.int64)  # declarations, sum, sum of squares
     role_n = np.zeros(2, np.int64)
     role_forced = np.zeros((2, GOLD_BINS), np.int64)  # gold of the declarer: voluntary / forced
+    declarer, forced = (np.asarray(ev[name], np.int64) for name in ("declarer", "forced"))
     for q in range(n):
-        role = np.where(decl == q, 0, 1)
-        won = sum(ev[f"{r.lower()}_{q}"] for r in RULES)
-        for i, r in enumerate(RULES):
-            amount = ev[f"{r.lower()}_{q}"]
-            rule_paid[:, i] += _count_by(role, 2, amount > 0)
-            rule_gold[:, i] += _count_by(role, 2, amount)
-            seat_rule_paid[q, i] += int((amount > 0).sum())
-        capped = np.minimum(won, GOLD_BINS - 1)
-        gold_hist += _count_by(role * GOLD_BINS + capped, 2 * GOLD_BINS).reshape(2, GOLD_BINS)
-        role_n += _count_by(role, 2)
-        seat_gold[q] += [won.size, int(won.sum()), int((won * won).sum())]
-        mine = decl == q
-        role_forced += _count_by(forced[mine] * GOLD_BINS + capped[mine], 2 * GOLD_BINS).reshape(2, GOLD_BINS)
+        paid = np.stack([ev[f"{r.lower()}_{q}"] for r in RULES]).astype(np.int64, copy=False)
+        _tally_seat(q, declarer, forced, paid, rule_paid, rule_gold, seat_rule_paid, gold_hist, seat_gold, role_n,
+                    role_forced)
     final = np.zeros((4, FINAL_BINS), np.int64)
     for q in range(n):
         final[q] = np.bincount(np.minimum(g[f"gold_{q}"], FINAL_BINS - 1), minlength=FINAL_BINS)
