@@ -132,6 +132,7 @@ from sim.games.wonderful_island.state import (
     PILES,
     POACHING,
     POLITICIAN,
+    R_ACTION_KINDS,
     R_BLUE,
     R_CHAR0,
     R_CHARS_DEALT,
@@ -154,7 +155,10 @@ from sim.games.wonderful_island.state import (
     R_POL,
     R_POOL,
     R_RALLY,
+    R_REACTIVE_KINDS,
+    R_RESPONSE_KINDS,
     R_ROUNDS,
+    R_SLOT_KINDS,
     R_SLOTS,
     R_START,
     R_SUP_PER,
@@ -600,7 +604,7 @@ def try_cancel(st, T, rng, victim, actor, k):
         return False
     for i in range(st[SEAT + victim, S_HAND_N]):
         r = st[HAND + victim, i]
-        if T[CARD0 + r, C_TYPE] == STRATEGY and T[CARD0 + r, C_TIMING] == T_RESPONSE:
+        if (T[0, R_RESPONSE_KINDS] >> r) & 1:
             if not pol.wants_cancel(st, rng, victim, actor):
                 return False
             to_discard(st, take_from_hand(st, victim, i))
@@ -746,6 +750,7 @@ def play_step(st, T, rng, p):
     meeting cards passed face down. Only a card played changes the table, so whether the turn goes
     on is checked at the start and after each card played."""
     slots = T[0, R_SLOTS]
+    slot_kinds, action_kinds = T[0, R_SLOT_KINDS], T[0, R_ACTION_KINDS]
     for _ in range(2):
         played = False
         changed = True
@@ -759,11 +764,12 @@ def play_step(st, T, rng, p):
                     continue
                 changed = False
             k = st[HAND + p, i]
-            if T[CARD0 + k, C_TYPE] != STRATEGY:
+            bit = np.int64(1) << k
+            if slot_kinds & bit:
                 if st[0, G_SLOT_N] < slots and pol.slot_card_wanted(st, T, rng, p, k):
                     play_slot_card(st, T, p, i)
                     played = changed = True
-            elif T[CARD0 + k, C_TIMING] == T_ACTION:
+            elif action_kinds & bit:
                 target = pol.action_card_target(st, T, rng, p, k, T[CARD0 + k, C_T1])
                 if target >= 0:
                     play_strategy_card(st, T, rng, p, i, target, E_PLAY)
@@ -813,6 +819,7 @@ def reactive_phase(st, T, rng, c):
     """WI-TURN-6: after the candidate ends the action phase, the others may play reactive cards
     (only a card played can end the campaign turn, so that is checked after each)."""
     n = st[0, G_N]
+    reactive = T[0, R_REACTIVE_KINDS]
     for j in range(1, n):
         p = seat_after(c, j, n)
         if st[SEAT + p, S_JAILED] != 0 or st[SEAT + p, S_HOSP] >= 0 or st[SEAT + p, S_PAUSED] != 0:
@@ -821,7 +828,7 @@ def reactive_phase(st, T, rng, c):
             if i >= st[SEAT + p, S_HAND_N]:
                 continue
             k = st[HAND + p, i]
-            if T[CARD0 + k, C_TIMING] != T_REACTIVE or T[CARD0 + k, C_TYPE] != STRATEGY:
+            if not (reactive >> k) & 1:
                 continue
             if pol.reactive_wanted(st, T, rng, p, k, slot_has(st, T, SUPPORT),
                                    slot_has(st, T, OBSTRUCTION)):
@@ -1475,6 +1482,12 @@ def table(cat, rules) -> np.ndarray:
     T[CARD0 + kinds + n_chars:, :MEET_COLS] = cat.meeting_table
     T[0, R_CHAR0] = CARD0 + kinds
     T[0, R_MEET0] = CARD0 + kinds + n_chars
+    by_timing = {T_ACTION: R_ACTION_KINDS, T_REACTIVE: R_REACTIVE_KINDS, T_RESPONSE: R_RESPONSE_KINDS}
+    for k, row in enumerate(cat.card_table):  # the kind masks (R_*_KINDS)
+        if row[C_TYPE] != STRATEGY:
+            T[0, R_SLOT_KINDS] |= 1 << k
+        elif row[C_TIMING] in by_timing:
+            T[0, by_timing[row[C_TIMING]]] |= 1 << k
     blue, green, politician = rules.camps()
     R = T[0:1]
     values = {

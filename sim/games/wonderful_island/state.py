@@ -75,7 +75,10 @@ PILE_DECK, PILE_DISC, PILE_MDECK, PILE_SLOT_CARD, PILE_SLOT_OWNER = range(5)
 (R_PLAYERS, R_BLUE, R_GREEN, R_POL, R_POOL, R_START, R_ROUNDS, R_THRESH, R_SLOTS, R_CHARS_DEALT, R_HAND,
  R_MEET, R_MEET_FEWER, R_MEET_REMOVE, R_DRAW, R_LIMIT, R_TRADE, R_JAIL, R_IRON, R_SUP_PER, R_RALLY, R_GRASS,
  R_LEG, R_DEB_WIN, R_DEB_WALK, R_DICE, R_CHAR0, R_MEET0) = range(28)
-R_SIZE = 28
+# card kinds by how they are played, as bit masks over kinds (bit k: kind k; kinds < 63 as for S_PLAYED):
+# support/obstruction cards for the slots, action-step, reactive and response strategy cards
+R_SLOT_KINDS, R_ACTION_KINDS, R_REACTIVE_KINDS, R_RESPONSE_KINDS = range(28, 32)
+R_SIZE = 32
 T_WIDTH = R_SIZE  # the widest row of T (the catalogue's rows are narrower)
 CARD0 = 1  # first card row of T
 
