@@ -411,7 +411,7 @@ def _play_hand(S, R, T, rng, log, start, ev, n_ev, game, hand, out):
     _setup_hand(S, R, rng, log)
     for rnd in range(1, MAX_ROUNDS + 1):
         for t in range(n):
-            p = (start + t) % n
+            p = start + t - n if start + t >= n else start + t  # clockwise from the start player
             if rnd == MAX_ROUNDS:
                 while _holds(S, R, p, KRAKEN):
                     _note(S, log, L_PASS, p)

@@ -371,13 +371,14 @@ def _counter_turn(know, info, values, T, choice):
         act_b, looks_b = WAVE, min(1, unknown)
         score_b = 2 * looks_b + (hidden_island >= 0) + riddance
     act, looks = (act_a, looks_a) if score_a >= score_b else (act_b, looks_b)
-    bits = decisions(know, info, values, T)
+    gives_hand = act == SWAP or act == WAVE
+    bits = decisions(know, info, values, T) if info[MAY_DECLARE] or gives_hand else 0
     if info[MAY_DECLARE] and (bits >> (DECLARE_BEFORE_LOOKS + looks)) & 1:
         choice[0] = DECLARE
         return
     choice[0] = act
     a = _first_unknown_slot(know, info, 0)
-    k = 0 if act == PEEK or act == SPY else _hand_to_give(know, info, values, _sign(bits))
+    k = _hand_to_give(know, info, values, _sign(bits)) if gives_hand else 0
     if act == PEEK:
         choice[1], choice[2] = a, _first_unknown_slot(know, info, 1 << a)
     elif act == SWAP:
