@@ -60,14 +60,15 @@ SEAT_FIELDS = engine.SEAT_FIELDS
 def rows_to_chunk(rows: np.ndarray, vstats: np.ndarray, start: int) -> Chunk:
     """Named per-game columns and the chunk's venue statistics as an event table."""
     count = rows.shape[0]
+    columns = np.ascontiguousarray(rows.T)  # one transpose: each column below is a contiguous row of it
     games = {"game": np.arange(start, start + count, dtype=np.int64)}
     names = ["win_blue", "win_green", "win_politician", "end_reason", "rounds", "jails", "hospitals",
              "threshold_raises", "campaign_turns", "pool_left", "votes_removed", "iron_removed"]
     for i, name in enumerate(names):
-        games[name] = rows[:, i].copy()
+        games[name] = columns[i]
     for p in range(MAX_PLAYERS):
         for f, field in enumerate(SEAT_FIELDS):
-            games[f"seat{p}_{field}"] = rows[:, engine.O_SEAT + p * engine.NSF + f].copy()
+            games[f"seat{p}_{field}"] = columns[engine.O_SEAT + p * engine.NSF + f]
     venue, bucket = np.meshgrid(np.arange(6), np.arange(3), indexing="ij")
     events = {"venue_stats": {"venue": venue.ravel().astype(np.int64), "bucket": bucket.ravel().astype(np.int64),
                               "n": vstats[:, :, 0].ravel().copy(), "sum": vstats[:, :, 1].ravel().copy(),
