@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.core.rng import randbelow, seed_stream, shuffle
+from sim.core.rng import randbelow, seed_stream
 from sim.games.island_nation.policies import (
     artillery_action,
     artillery_start,
@@ -64,6 +64,7 @@ from sim.games.island_nation.state import (
     TRAITOR,
     WINNER,
     artillery_mask,
+    below,
     frogman_shot_victim,
     has,
     image,
@@ -510,6 +511,14 @@ def setup(T, P, st, policy, rng, log):
 
 
 @njit(**JIT)
+def _shuffle(rng, arr):
+    """Fisher-Yates shuffle in place, bounded draws by multiplication (``state.below``)."""
+    for i in range(arr.shape[0] - 1, 0, -1):
+        j = below(rng, i + 1)
+        arr[i], arr[j] = arr[j], arr[i]
+
+
+@njit(**JIT)
 def _deal_cards(P, st, rng):
     """IN-CARD-1, IN-ABILITY-1: shuffle the deck; deal each artillery one character ability."""
     st.hand[:, :] = 0
@@ -518,7 +527,7 @@ def _deal_cards(P, st, rng):
     n = P.deck.shape[0]
     for i in range(n):
         st.deck[i] = P.deck[i]
-    shuffle(rng, st.deck[:n])
+    _shuffle(rng, st.deck[:n])
     st.g[DECK_TOP] = 0
     st.g[DECK_N] = n
     st.ability[:, :] = 0
@@ -527,7 +536,7 @@ def _deal_cards(P, st, rng):
         order = st.scratch[:m]
         for i in range(m):
             order[i] = i
-        shuffle(rng, order)
+        _shuffle(rng, order)
         for k in range(P.n_art):
             st.ability[k, AB_EFFECT] = P.ab_effect[order[k]]
             st.ability[k, AB_AMOUNT] = P.ab_amount[order[k]]

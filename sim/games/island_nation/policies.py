@@ -84,15 +84,15 @@ def _farthest_point(T, st, k, offset):
     for p in range(T.n):
         d = min(T.road_dist[a, p], T.n)
         st.spread[p] = d if k == 1 or d < st.spread[p] else st.spread[p]
+    farthest = 0
+    for q in T.numbered_points:
+        farthest = max(farthest, st.spread[q])
     n = T.numbered_points.shape[0]
-    best, best_d = -1, -1
-    i = offset
-    for _ in range(n):
-        q = T.numbered_points[i]
-        i = i + 1 if i + 1 < n else 0
-        if st.spread[q] > best_d:
-            best, best_d = q, st.spread[q]
-    return best
+    for i in range(offset, n + offset):
+        q = T.numbered_points[i if i < n else i - n]
+        if st.spread[q] == farthest:
+            return q
+    return -1
 
 
 # ---------------------------------------------------------------- frogman
@@ -374,9 +374,9 @@ def _forget_counts_if_moved(st):
 @njit(**JIT)
 def best_line_cached(T, st, q):
     """``_best_line`` from q for the public set. It depends on the set alone and the hunters weigh
-    the same points again and again, so each point is counted once per set (``st.counts``);
-    direction 0 and count 0 at once when no line from q reaches the set."""
-    _forget_counts_if_moved(st)
+    the same points again and again, so each point is counted once per set (``st.counts``; call
+    ``_forget_counts_if_moved`` first); direction 0 and count 0 at once when no line from q
+    reaches the set."""
     if not has(st.counted[0], st.counted[1], q):
         s0, s1 = st.bel[0], st.bel[1]
         d, c = 0, 0
@@ -459,6 +459,7 @@ def _hunter(T, P, k, st, rng, spent, ap, shot, can_draw):
     left = ap - spent
     if spent == 0 and can_draw and size > 20:
         return DRAW, 0
+    _forget_counts_if_moved(st)
     can_shoot = st.abul[k] > 0 and not shot
     if has(s0, s1, a) and (size == 1 or (size == 2 and st.ahp[k] > 1)):
         return CATCH_ACTION, 0

@@ -566,11 +566,11 @@ class Game:
 
     def hunter_plan(self, k: int, a: int, radius: int, can_shoot: bool) -> int:
         """The hunter's goal, chosen once and kept while the public set and the shot left are the
-        same, it is not there yet and its reach lies inside the reach it was chosen from."""
+        same and its reach lies inside the reach it was chosen from (also once reached)."""
         key = (k, self.round, can_shoot, frozenset(self.public))
         if self.plan is not None and self.plan[0] == key:
             origin, reach, goal = self.plan[1:]
-            if goal != a and self.dist(origin, a) + radius <= reach:
+            if self.dist(origin, a) + radius <= reach:
                 return goal
         goal = self.hunter_goal(k, a, radius, can_shoot)
         self.plan = (key, a, radius, goal)
