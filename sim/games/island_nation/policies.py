@@ -9,7 +9,9 @@ time, keeps away from artillery), 2 ``ghost`` (a runner that also keeps the publ
 the most it can in bottle turns, shoots only for a kill that leaks little, mines where artillery
 will walk). Artillery: 0 ``random``, 1 ``patrol`` (guards the evac points nearest the public set,
 shoots lines through it), 2 ``hunter`` (moves to cover the public set, shoots the line with the
-most possible points, catches when the set is one point or the odds pay, spreads out).
+most possible points, catches when the set is one point or the odds pay, spreads out; it picks
+its goal once a turn and walks there, re-planning only when the public set or its shot changes,
+and breaks ties from one random starting candidate).
 """
 
 from __future__ import annotations
@@ -418,6 +420,8 @@ def _hunter_goal(T, P, k, st, rng, radius, can_shoot, size):
             score -= size * _crowd(T, P, k, st, q)
         if score > best:
             best_q, best = q, score
+        if quiet and best == 0:
+            break  # nothing beats an uncrowded candidate when no score can be positive
     return best_q
 
 
