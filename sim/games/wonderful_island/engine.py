@@ -817,9 +817,11 @@ def action_turn(st, T, rng, p, extra_draw):
 @compiled
 def reactive_phase(st, T, rng, c):
     """WI-TURN-6: after the candidate ends the action phase, the others may play reactive cards
-    (only a card played can end the campaign turn, so that is checked after each)."""
+    (only a card played can end the campaign turn or change the venue's slots, so those are
+    checked again after each)."""
     n = st[0, G_N]
     reactive = T[0, R_REACTIVE_KINDS]
+    has_support, has_obstruction = slot_has(st, T, SUPPORT), slot_has(st, T, OBSTRUCTION)
     for j in range(1, n):
         p = seat_after(c, j, n)
         if st[SEAT + p, S_JAILED] != 0 or st[SEAT + p, S_HOSP] >= 0 or st[SEAT + p, S_PAUSED] != 0:
@@ -830,11 +832,11 @@ def reactive_phase(st, T, rng, c):
             k = st[HAND + p, i]
             if not (reactive >> k) & 1:
                 continue
-            if pol.reactive_wanted(st, T, rng, p, k, slot_has(st, T, SUPPORT),
-                                   slot_has(st, T, OBSTRUCTION)):
+            if pol.reactive_wanted(st, T, rng, p, k, has_support, has_obstruction):
                 play_strategy_card(st, T, rng, p, i, c, E_REACT)
                 if turn_over(st):
                     return
+                has_support, has_obstruction = slot_has(st, T, SUPPORT), slot_has(st, T, OBSTRUCTION)
 
 
 # ----------------------------------------------------------------------------------------- venues
