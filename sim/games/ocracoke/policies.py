@@ -46,6 +46,11 @@ from sim.games.ocracoke.rules import GHOST, KRAKEN, MERMAID, N_CARDS, SUM_LIMIT
 # calls between them then cost a few nanoseconds instead of tens. Only entry points allocate. Integer
 # division follows numpy (no zero-divisor check): every divisor here is a positive count.
 rules_code = njit(cache=True, _nrt=False, error_model="numpy")
+# The functions on the hot path (a turn, an action, the bots' choices, the posterior lookup) are inlined
+# by LLVM into the hand loop: a call passing S, R, T, rng and log costs ~40 machine words of arguments,
+# more than most of these functions' own work. LLVM-level inlining (forceinline) compiles much faster
+# than numba's inline="always". A rare path (a card seen in a kraken-swapped pair), the deal's shuffle
+# and the game loop stay ordinary calls.
 rules_leaf = njit(cache=True, _nrt=False, error_model="numpy", forceinline=True)
 
 BOTS = ("random", "naive", "counter")
