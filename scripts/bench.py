@@ -4,7 +4,8 @@ For each game with a ``scripts/bench_<game>.py`` it records that script's figure
 per core, the plain-Python reference in the same process, their ratio) and adds the runner's own:
 speed-up of two jobs over one, compile time on a cold numba cache, and wall time of
 ``sim run GAME --games 1000`` on a warm cache. For Ocracoke it also plays 100M games over two
-jobs and reports the peak memory of the whole process tree.
+jobs and reports the peak memory of the whole process tree; for Island Nation, the wall time of
+1M games over two jobs.
 
     python scripts/bench.py [GAME ...] [--skip-huge]
 """
@@ -61,6 +62,13 @@ def speedup_two_jobs(game: str, games_per_s: float) -> tuple[float, int]:
     return one / two, n
 
 
+def million_games_two_jobs(game: str) -> float:
+    """Wall seconds of one million games over two jobs (Island Nation's target: at most 3 s)."""
+    from sim import simulate
+
+    return simulate(game, n_games=1_000_000, jobs=2).elapsed_s
+
+
 def tree_rss_bytes(root_pid: int) -> int:
     """Resident memory of a process and all its descendants, from /proc."""
     children: dict[int, list[int]] = {}
@@ -114,6 +122,8 @@ def main() -> None:
         figures = dict(module.bench())
         figures["compile_s"], figures["warm_start_s"] = compile_and_warm_start(game)
         figures["speedup_2_jobs"], figures["speedup_games"] = speedup_two_jobs(game, figures["games_per_s_per_core"])
+        if key == "island_nation":
+            figures["seconds_1m_games_2_jobs"] = million_games_two_jobs(game)
         if key == "ocracoke" and not args.skip_huge:
             figures["peak_memory_gib_100m"], figures["wall_s_100m"] = huge_run_peak_memory(game, 100_000_000)
         figures["cpu"] = os.cpu_count()
