@@ -134,12 +134,12 @@ def image(trans, d, s0, s1):
     for k in range(8):
         v = (s0 >> np.uint64(8 * k)) & np.uint64(255)
         if v != np.uint64(0):
-            r0 |= trans[d, k, v, 0]
-            r1 |= trans[d, k, v, 1]
+            r0 |= trans[k, v, d, 0]
+            r1 |= trans[k, v, d, 1]
         v = (s1 >> np.uint64(8 * k)) & np.uint64(255)
         if v != np.uint64(0):
-            r0 |= trans[d, k + 8, v, 0]
-            r1 |= trans[d, k + 8, v, 1]
+            r0 |= trans[k + 8, v, d, 0]
+            r1 |= trans[k + 8, v, d, 1]
     return r0, r1
 
 

@@ -3,8 +3,9 @@
 ``Tables`` holds what depends on the map (and the shot range): road steps, shot lines, road
 distances, the evac points, and the bitset tables of the public belief (IN-BELIEF-1):
 
-* ``trans[d, k, v]``: the two 64-bit words of the set of points reached by one road step in
-  direction ``d`` from the points of byte ``k`` of a set whose byte ``k`` equals ``v``. The image
+* ``trans[k, v, d]``: the two 64-bit words of the set of points reached by one road step in
+  direction ``d`` from the points of byte ``k`` of a set whose byte ``k`` equals ``v`` (the six
+  directions side by side: the bots take the image of one set in several directions in a row). The image
   of a whole set is the OR of 16 look-ups, so a move updates the belief in constant time.
 * ``linemask[p, d]``: the points a shot from ``p`` in direction ``d`` covers (roads ignored);
   ``starmask[p]``: the points of all six lines.
@@ -30,6 +31,7 @@ from sim.games.island_nation.rules import EFFECTS, LAST_ROUND, IslandNationRules
 from sim.games.island_nation.state import MAX_POINTS
 
 MAX_RADIUS = 3
+DIST_CAP = 30_000  # road distances are kept as int16 (small tables stay in the L1 cache)
 
 Tables = namedtuple("Tables", [
     "n", "road_step", "line", "road_dist", "evac_dist", "is_evac", "evac_points", "numbered_points",
@@ -56,14 +58,14 @@ def pack_board(board, shot_range: int = 3) -> Tables:
     n = len(board.labels)
     if n > MAX_POINTS:
         raise ScenarioError(board.name, "points", f"at most {MAX_POINTS} points (two 64-bit words of belief)", n)
-    road_step = np.ascontiguousarray(board.road_step, dtype=np.int64)
-    line = np.ascontiguousarray(board.line[:, :, :shot_range], dtype=np.int64)
-    road_dist = np.ascontiguousarray(board.road_dist, dtype=np.int64)
-    is_evac = np.asarray(board.is_evac, dtype=np.int64)
+    road_step = np.ascontiguousarray(board.road_step, dtype=np.int8)
+    line = np.ascontiguousarray(board.line[:, :, :shot_range], dtype=np.int8)
+    road_dist = np.ascontiguousarray(np.minimum(board.road_dist, DIST_CAP), dtype=np.int16)
+    is_evac = np.asarray(board.is_evac, dtype=np.int8)
     evac_points = np.flatnonzero(is_evac).astype(np.int64)
     numbered = np.flatnonzero(is_evac == 0).astype(np.int64)
 
-    trans = np.zeros((6, 16, 256, 2), dtype=np.uint64)
+    trans = np.zeros((16, 256, 6, 2), dtype=np.uint64)
     for d in range(6):
         for p in range(n):
             q = road_step[p, d]
@@ -72,7 +74,7 @@ def pack_board(board, shot_range: int = 3) -> Tables:
             k, b = divmod(p, 8)
             values = np.arange(256)
             hit = (values >> b) & 1 == 1
-            trans[d, k, hit, q >> 6] |= np.uint64(1) << np.uint64(q & 63)
+            trans[k, hit, d, q >> 6] |= np.uint64(1) << np.uint64(q & 63)
 
     linemask = np.zeros((n, 6, 2), dtype=np.uint64)
     for p in range(n):
@@ -80,7 +82,7 @@ def pack_board(board, shot_range: int = 3) -> Tables:
             linemask[p, d] = _set_words([c for c in line[p, d] if c >= 0])
 
     ballmask = np.zeros((n, MAX_RADIUS + 1, 2), dtype=np.uint64)
-    ball_points = np.full((n, n), -1, dtype=np.int64)
+    ball_points = np.full((n, n), -1, dtype=np.int8)
     ball_count = np.zeros((n, MAX_RADIUS + 1), dtype=np.int64)
     for p in range(n):
         order = np.argsort(road_dist[p], kind="stable")
@@ -111,7 +113,7 @@ def _zones(ballmask, starmask, ball_points, ball_count, is_evac) -> np.ndarray:
 
 def _toward(road_step: np.ndarray, road_dist: np.ndarray) -> np.ndarray:
     n = road_step.shape[0]
-    toward = np.full((n, n), -1, dtype=np.int64)
+    toward = np.full((n, n), -1, dtype=np.int8)
     for p in range(n):
         for d in range(5, -1, -1):  # the first direction wins
             q = road_step[p, d]
