@@ -407,7 +407,8 @@ def _hunter_goal(T, P, k, st, rng, radius, can_shoot, size):
             crowded1 |= T.ballmask[st.apos[j], 1, 1]
     n = T.ball_count[a, radius]
     i = below(rng, n)
-    quiet = (st.bel[0] & T.zonemask[a, radius, 0]) | (st.bel[1] & T.zonemask[a, radius, 1]) == np.uint64(0)
+    s0, s1 = st.bel[0], st.bel[1]
+    quiet = (s0 & T.zonemask[a, radius, 0]) | (s1 & T.zonemask[a, radius, 1]) == np.uint64(0)
     best_q, best = a, -(1 << 62)
     for _ in range(n):
         q = T.ball_points[a, i]
@@ -415,7 +416,7 @@ def _hunter_goal(T, P, k, st, rng, radius, can_shoot, size):
         if quiet:  # no line, neighbour or guarded evac point of any candidate touches the set
             score = 0
         else:
-            score = _hunter_value(T, st, q, can_shoot, late)
+            score = _hunter_value(T, st, s0, s1, q, can_shoot, late)
         if score > best and has(crowded0, crowded1, q):
             score -= size * _crowd(T, P, k, st, q)
         if score > best:
@@ -426,12 +427,12 @@ def _hunter_goal(T, P, k, st, rng, radius, can_shoot, size):
 
 
 @njit(**INLINE)
-def _hunter_value(T, st, q, can_shoot, late):
-    """2 x the set's points adjacent to q (+ 4 x those within 3 steps of an evac point q late)
-    (+ 4 x the best line from q with a shot left)."""
-    score = 2 * set_size(st.bel[0] & T.ballmask[q, 1, 0], st.bel[1] & T.ballmask[q, 1, 1])
+def _hunter_value(T, st, s0, s1, q, can_shoot, late):
+    """2 x the points of the public set (s0, s1) adjacent to q (+ 4 x those within 3 steps of an
+    evac point q late) (+ 4 x the best line from q with a shot left)."""
+    score = 2 * set_size(s0 & T.ballmask[q, 1, 0], s1 & T.ballmask[q, 1, 1])
     if late and T.is_evac[q] == 1:
-        score += 4 * set_size(st.bel[0] & T.ballmask[q, 3, 0], st.bel[1] & T.ballmask[q, 3, 1])
+        score += 4 * set_size(s0 & T.ballmask[q, 3, 0], s1 & T.ballmask[q, 3, 1])
     if can_shoot:
         score += 4 * best_line_cached(T, st, q)[1]
     return score
