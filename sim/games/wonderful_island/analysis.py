@@ -60,7 +60,7 @@ SEAT_FIELDS = engine.SEAT_FIELDS
 def rows_to_chunk(rows: np.ndarray, vstats: np.ndarray, start: int) -> Chunk:
     """Named per-game columns and the chunk's venue statistics as an event table."""
     count = rows.shape[0]
-    columns = np.ascontiguousarray(rows.T)  # one transpose: each column below is a contiguous row of it
+    columns = np.ascontiguousarray(rows.T)  # the engine's own columns (no copy): each a contiguous row
     games = {"game": np.arange(start, start + count, dtype=np.int64)}
     names = ["win_blue", "win_green", "win_politician", "end_reason", "rounds", "jails", "hospitals",
              "threshold_raises", "campaign_turns", "pool_left", "votes_removed", "iron_removed"]

@@ -161,6 +161,7 @@ from sim.games.wonderful_island.state import (
     R_SLOT_KINDS,
     R_SLOTS,
     R_START,
+    R_SUPPORT_KINDS,
     R_SUP_PER,
     R_THRESH,
     R_TRADE,
@@ -751,6 +752,8 @@ def play_step(st, T, rng, p):
     on is checked at the start and after each card played."""
     slots = T[0, R_SLOTS]
     slot_kinds, action_kinds = T[0, R_SLOT_KINDS], T[0, R_ACTION_KINDS]
+    coin_per_card = st[SEAT + p, S_BOT] == BOT_RANDOM
+    wanted = 0
     for _ in range(2):
         played = False
         changed = True
@@ -763,10 +766,13 @@ def play_step(st, T, rng, p):
                     i = st[SEAT + p, S_HAND_N] - 1
                     continue
                 changed = False
+                if not coin_per_card:  # the bot's wish depends only on the table: once per change
+                    wanted = pol.slot_kinds_wanted(st, T, p)
             k = st[HAND + p, i]
             bit = np.int64(1) << k
             if slot_kinds & bit:
-                if st[0, G_SLOT_N] < slots and pol.slot_card_wanted(st, T, rng, p, k):
+                if st[0, G_SLOT_N] < slots and (
+                        pol.slot_card_wanted(st, T, rng, p, k) if coin_per_card else (wanted & bit) != 0):
                     play_slot_card(st, T, p, i)
                     played = changed = True
             elif action_kinds & bit:
@@ -1191,12 +1197,30 @@ def camp_wins(st, camp):
             log_event(st, E_WIN, p, camp, 0)
 
 
+@leaf
+def ending_possible(st, T):
+    """One pass over the seats: whether any ending below could apply now (one player left out of
+    jail, a blue/green player able to declare at the threshold, a politician's own goal met). Most
+    calls find none, and then check_endings has nothing to do."""
+    active = 0
+    thresh = st[0, G_THRESH]
+    for p in range(st[0, G_N]):
+        if st[SEAT + p, S_JAILED] == 0:
+            active += 1
+        if st[SEAT + p, S_CAMP] == POLITICIAN:
+            if politician_goal_met(st, T, p):
+                return True
+        elif can_declare(st, p) and st[SEAT + p, S_VOTES] + st[SEAT + p, S_IRON] >= thresh:
+            return True
+    return active == 1
+
+
 @compiled
 def check_endings(st, T):
     """WI-END-1..5 outside settlement: the last player out of jail; both camps at once raise the
     threshold (WI-V-LEG-3); politicians' own conditions; a camp's election (taken by a politician
     whose goal it is)."""
-    if st[0, G_ENDED] != 0:
+    if st[0, G_ENDED] != 0 or not ending_possible(st, T):
         return
     n = st[0, G_N]
     if active_count(st) == 1:  # WI-END-5
@@ -1430,47 +1454,51 @@ def play_game(st, T, rng, deck0, mdeck0, bots, vstats):
 
 
 @compiled
-def record(st, row):
-    """The per-game row (see O_* and SEAT_FIELDS)."""
-    row[:] = 0
+def record(st, cols, i):
+    """Game i's entries of the per-game columns ``cols[O_*, i]`` (see O_* and SEAT_FIELDS); every
+    entry is written."""
+    cols[O_WIN_BLUE, i] = 0
+    cols[O_WIN_GREEN, i] = 0
+    cols[O_WIN_POL, i] = 0
     for p in range(MAX_PLAYERS):
         base = O_SEAT + p * NSF
         if p >= st[0, G_N]:
             for f in range(NSF):
-                row[base + f] = -1
+                cols[base + f, i] = -1
             continue
-        row[base] = st[SEAT + p, S_CAMP]
-        row[base + 1] = st[SEAT + p, S_CHAR]
-        row[base + 2] = st[SEAT + p, S_WON]
-        row[base + 3] = st[SEAT + p, S_PLAYED]
-        row[base + 4] = st[SEAT + p, S_VOTES]
-        row[base + 5] = st[SEAT + p, S_IRON]
-        row[base + 6] = st[SEAT + p, S_JAILED]
-        row[base + 7] = st[SEAT + p, S_SUBP]
-        row[base + 8] = st[SEAT + p, S_HOSP_EVER]
+        cols[base, i] = st[SEAT + p, S_CAMP]
+        cols[base + 1, i] = st[SEAT + p, S_CHAR]
+        cols[base + 2, i] = st[SEAT + p, S_WON]
+        cols[base + 3, i] = st[SEAT + p, S_PLAYED]
+        cols[base + 4, i] = st[SEAT + p, S_VOTES]
+        cols[base + 5, i] = st[SEAT + p, S_IRON]
+        cols[base + 6, i] = st[SEAT + p, S_JAILED]
+        cols[base + 7, i] = st[SEAT + p, S_SUBP]
+        cols[base + 8, i] = st[SEAT + p, S_HOSP_EVER]
         if st[SEAT + p, S_WON]:
-            row[O_WIN_BLUE + st[SEAT + p, S_CAMP]] = 1
-    row[O_END] = st[0, G_END_REASON]
-    row[O_ROUNDS] = st[0, G_ROUND]
-    row[O_JAILS] = st[0, G_JAILS]
-    row[O_HOSPS] = st[0, G_HOSPS]
-    row[O_RAISES] = st[0, G_THRESH_RAISED]
-    row[O_TURNS] = st[0, G_TURN]
-    row[O_POOL] = st[0, G_POOL]
-    row[O_REMOVED] = st[0, G_REMOVED]
-    row[O_IRON_GONE] = st[0, G_IRON_GONE]
+            cols[O_WIN_BLUE + st[SEAT + p, S_CAMP], i] = 1
+    cols[O_END, i] = st[0, G_END_REASON]
+    cols[O_ROUNDS, i] = st[0, G_ROUND]
+    cols[O_JAILS, i] = st[0, G_JAILS]
+    cols[O_HOSPS, i] = st[0, G_HOSPS]
+    cols[O_RAISES, i] = st[0, G_THRESH_RAISED]
+    cols[O_TURNS, i] = st[0, G_TURN]
+    cols[O_POOL, i] = st[0, G_POOL]
+    cols[O_REMOVED, i] = st[0, G_REMOVED]
+    cols[O_IRON_GONE, i] = st[0, G_IRON_GONE]
 
 
 @njit(cache=True, error_model="numpy")
-def play_batch(seed, start, count, T, deck0, mdeck0, bots, rows, vstats, st):
+def play_batch(seed, start, count, T, deck0, mdeck0, bots, cols, vstats, st):
     """Games start .. start+count-1 of the run ``seed``; game i uses game_stream(seed, i) alone.
-    ``st`` is one game's arrays (state.new_state), reused game after game. The entry point: the
-    one place that allocates (the random stream), once per batch."""
+    ``st`` is one game's arrays (state.new_state), reused game after game; ``cols`` the per-game
+    columns [O_SIZE, count]. The entry point: the one place that allocates (the random stream),
+    once per batch."""
     rng = np.empty(4, dtype=np.uint64)
     for i in range(count):
         seed_stream(rng, seed, start + i)
         play_game(st, T, rng, deck0, mdeck0, bots, vstats)
-        record(st, rows[i])
+        record(st, cols, i)
 
 
 # ----------------------------------------------------------------------------------------- packing
@@ -1488,6 +1516,8 @@ def table(cat, rules) -> np.ndarray:
     for k, row in enumerate(cat.card_table):  # the kind masks (R_*_KINDS)
         if row[C_TYPE] != STRATEGY:
             T[0, R_SLOT_KINDS] |= 1 << k
+            if row[C_TYPE] == SUPPORT:
+                T[0, R_SUPPORT_KINDS] |= 1 << k
         elif row[C_TIMING] in by_timing:
             T[0, by_timing[row[C_TIMING]]] |= 1 << k
     blue, green, politician = rules.camps()
@@ -1523,13 +1553,14 @@ def pack(rules):
 
 
 def run_batch(rules, bots: np.ndarray, seed: int, start: int, count: int, log_events: int = 0):
-    """Play a batch; returns (rows [count, O_SIZE], venue stats [6, 3, 3], log)."""
+    """Play a batch; returns (rows [count, O_SIZE], venue stats [6, 3, 3], log). The rows are the
+    transpose of the per-game columns the kernel writes (``rows.T`` is contiguous: no copy)."""
     T, deck0, mdeck0 = pack(rules)
-    rows = np.zeros((count, O_SIZE), dtype=np.int64)
+    cols = np.empty((O_SIZE, count), dtype=np.int64)
     vstats = np.zeros((6, 3, 3), dtype=np.int64)
     st = new_state(log_events)
     st[LOG:, :] = -1  # the unused rest of a trace log reads as code -1
     play_batch(np.uint64(seed), np.int64(start), np.int64(count), T, deck0, mdeck0,
-               np.asarray(bots, dtype=np.int64), rows, vstats, st)
-    return rows, vstats, st[LOG:].reshape(-1)
+               np.asarray(bots, dtype=np.int64), cols, vstats, st)
+    return cols.T, vstats, st[LOG:].reshape(-1)
 
