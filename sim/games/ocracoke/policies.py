@@ -209,25 +209,21 @@ def _bit(card):
 @rules_leaf
 def posterior(know, info, values):
     """(u, m, offset): unknown cards, unknown ship slots, sum of the cards known to be on the ship."""
-    seen_on_ship, twice, m, off = 0, 0, info[N_SHIP], 0
-    for loc in range(N_SHIP_MAX):  # without branches: which cards are known is not predictable
-        card = know[loc]
-        known = card >= 0
-        twice |= seen_on_ship & _bit(card)
-        seen_on_ship |= _bit(card)
-        m -= known
-        off += known * values[max(card, 0)]
+    on_ship = info[SHIP_ANY]
+    for loc in range(N_SHIP_MAX):
+        on_ship |= _bit(know[loc])
     elsewhere = 0
     for loc in range(N_SHIP_MAX, N_LOC):
         elsewhere |= _bit(know[loc])
-    on_ship = (info[SHIP_ANY] | seen_on_ship) & ~elsewhere
-    if on_ship != seen_on_ship or twice:  # rare: a kraken swap, a card remembered in two places (naive)
-        m, off = info[N_SHIP], 0
-        for c in range(N_CARDS):
-            placed = (on_ship >> c) & 1
-            m -= placed
-            off += placed * values[c]
-    return ALL_CARDS & ~on_ship & ~elsewhere, m, off + SHIFT
+    on_ship &= ~elsewhere
+    u = ALL_CARDS & ~on_ship & ~elsewhere
+    m = info[N_SHIP]
+    off = 0
+    for c in range(N_CARDS):  # without branches: which cards are known is not predictable
+        placed = (on_ship >> c) & 1
+        m -= placed
+        off += placed * values[c]
+    return u, m, off + SHIFT
 
 
 @rules_leaf
