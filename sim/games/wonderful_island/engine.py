@@ -161,7 +161,6 @@ from sim.games.wonderful_island.state import (
     R_SLOT_KINDS,
     R_SLOTS,
     R_START,
-    R_SUPPORT_KINDS,
     R_SUP_PER,
     R_THRESH,
     R_TRADE,
@@ -752,8 +751,6 @@ def play_step(st, T, rng, p):
     on is checked at the start and after each card played."""
     slots = T[0, R_SLOTS]
     slot_kinds, action_kinds = T[0, R_SLOT_KINDS], T[0, R_ACTION_KINDS]
-    coin_per_card = st[SEAT + p, S_BOT] == BOT_RANDOM
-    wanted = 0
     for _ in range(2):
         played = False
         changed = True
@@ -766,13 +763,10 @@ def play_step(st, T, rng, p):
                     i = st[SEAT + p, S_HAND_N] - 1
                     continue
                 changed = False
-                if not coin_per_card:  # the bot's wish depends only on the table: once per change
-                    wanted = pol.slot_kinds_wanted(st, T, p)
             k = st[HAND + p, i]
             bit = np.int64(1) << k
             if slot_kinds & bit:
-                if st[0, G_SLOT_N] < slots and (
-                        pol.slot_card_wanted(st, T, rng, p, k) if coin_per_card else (wanted & bit) != 0):
+                if st[0, G_SLOT_N] < slots and pol.slot_card_wanted(st, T, rng, p, k):
                     play_slot_card(st, T, p, i)
                     played = changed = True
             elif action_kinds & bit:
@@ -1197,30 +1191,12 @@ def camp_wins(st, camp):
             log_event(st, E_WIN, p, camp, 0)
 
 
-@leaf
-def ending_possible(st, T):
-    """One pass over the seats: whether any ending below could apply now (one player left out of
-    jail, a blue/green player able to declare at the threshold, a politician's own goal met). Most
-    calls find none, and then check_endings has nothing to do."""
-    active = 0
-    thresh = st[0, G_THRESH]
-    for p in range(st[0, G_N]):
-        if st[SEAT + p, S_JAILED] == 0:
-            active += 1
-        if st[SEAT + p, S_CAMP] == POLITICIAN:
-            if politician_goal_met(st, T, p):
-                return True
-        elif can_declare(st, p) and st[SEAT + p, S_VOTES] + st[SEAT + p, S_IRON] >= thresh:
-            return True
-    return active == 1
-
-
 @compiled
 def check_endings(st, T):
     """WI-END-1..5 outside settlement: the last player out of jail; both camps at once raise the
     threshold (WI-V-LEG-3); politicians' own conditions; a camp's election (taken by a politician
     whose goal it is)."""
-    if st[0, G_ENDED] != 0 or not ending_possible(st, T):
+    if st[0, G_ENDED] != 0:
         return
     n = st[0, G_N]
     if active_count(st) == 1:  # WI-END-5
@@ -1516,8 +1492,6 @@ def table(cat, rules) -> np.ndarray:
     for k, row in enumerate(cat.card_table):  # the kind masks (R_*_KINDS)
         if row[C_TYPE] != STRATEGY:
             T[0, R_SLOT_KINDS] |= 1 << k
-            if row[C_TYPE] == SUPPORT:
-                T[0, R_SUPPORT_KINDS] |= 1 << k
         elif row[C_TIMING] in by_timing:
             T[0, by_timing[row[C_TIMING]]] |= 1 << k
     blue, green, politician = rules.camps()

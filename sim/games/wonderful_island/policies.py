@@ -40,8 +40,6 @@ from sim.games.wonderful_island.state import (
     P_VOTES,
     POACHING,
     R_CHAR0,
-    R_SLOT_KINDS,
-    R_SUPPORT_KINDS,
     RALLY,
     S_BELIEF,
     S_BOT,
@@ -236,21 +234,6 @@ def slot_card_wanted(st, T, rng, p, k):
     if T[CARD0 + k, C_TYPE] == SUPPORT:
         return is_ally(st, p, c)
     return is_rival(st, p, c)
-
-
-@compiled
-def slot_kinds_wanted(st, T, p):
-    """The support/obstruction kinds (bit mask) a bot other than random would put into the
-    candidate's venue now: the choice of slot_card_wanted for every such card at once."""
-    c = st[0, G_CAND]
-    if goal(st, T, p) == W_HAND:
-        return 0
-    wanted = 0
-    if is_ally(st, p, c):
-        wanted |= T[0, R_SUPPORT_KINDS]
-    if is_rival(st, p, c):
-        wanted |= T[0, R_SLOT_KINDS] & ~T[0, R_SUPPORT_KINDS]
-    return wanted
 
 
 @leaf

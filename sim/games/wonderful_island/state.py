@@ -78,8 +78,7 @@ PILE_DECK, PILE_DISC, PILE_MDECK, PILE_SLOT_CARD, PILE_SLOT_OWNER = range(5)
 # card kinds by how they are played, as bit masks over kinds (bit k: kind k; kinds < 63 as for S_PLAYED):
 # support/obstruction cards for the slots, action-step, reactive and response strategy cards
 R_SLOT_KINDS, R_ACTION_KINDS, R_REACTIVE_KINDS, R_RESPONSE_KINDS = range(28, 32)
-R_SUPPORT_KINDS = 32  # the support cards among the slot kinds
-R_SIZE = 33
+R_SIZE = 32
 T_WIDTH = R_SIZE  # the widest row of T (the catalogue's rows are narrower)
 CARD0 = 1  # first card row of T
 
