@@ -65,11 +65,13 @@ from sim.games.island_nation.state import (
     WINNER,
     artillery_mask,
     below,
+    first_target_is,
     frogman_shot_victim,
     has,
     image,
     in_window,
     loyal_alive,
+    loyal_mask,
     set_size,
     with_point,
     without_point,
@@ -119,39 +121,19 @@ def _wound_artillery(P, st, log, k):
 # ---------------------------------------------------------------- the frogman's turn
 
 @njit(**JIT)
-def _shot_consistent(T, P, st, p, victim):
-    """Could a frogman on p have made a shot with this outcome (IN-BELIEF-5)? ``victim`` is the
-    artillery hit, or -1 for nobody. On a shared point the shooter may pick anyone there."""
-    for d in range(6):
-        first = -1
-        for j in range(T.line.shape[2]):
-            c = T.line[p, d, j]
-            if c < 0:
-                continue
-            for k in range(P.n_art):
-                if st.ahp[k] > 0 and st.traitor[k] == 0 and st.apos[k] == c:
-                    first = c
-                    break
-            if first >= 0:
-                break
-        if victim < 0 and first < 0:
-            return True
-        if victim >= 0 and first == st.apos[victim]:
-            return True
-    return False
-
-
-@njit(**JIT)
 def _frogman_shoots(T, P, st, log, d, hidden):
     """IN-SHOOT-1..6: 1 AP and 1 bullet; the nearest loyal artillery on the line is hit and the
-    frogman says who (not the direction). The public set keeps the points the outcome allows."""
+    frogman says who (not the direction). The public set keeps the points the outcome allows
+    (IN-BELIEF-5)."""
     f = st.g[FPOS]
     victim = frogman_shot_victim(T.line, st, P.n_art, f, d)
     st.g[FBUL] -= 1
-    if not hidden:
+    if not hidden:  # a frogman on p could have made this shot (on a shared point the shooter picks)
+        l0, l1 = loyal_mask(st, P.n_art)
+        target = st.apos[victim] if victim >= 0 else -1
         s0, s1 = st.bel[0], st.bel[1]
         for p in range(T.n):
-            if has(s0, s1, p) and not _shot_consistent(T, P, st, p, victim):
+            if has(s0, s1, p) and not first_target_is(T.line, l0, l1, p, target):
                 s0, s1 = without_point(s0, s1, p)
         st.bel[0], st.bel[1] = s0, s1
     _log(st, log, EV_FSHOT, 0, d + 1, victim + 1, set_size(st.bel[0], st.bel[1]))

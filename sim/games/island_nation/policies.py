@@ -42,11 +42,13 @@ from sim.games.island_nation.state import (
     artillery_mask,
     below,
     first_point,
+    first_target_is,
     frogman_shot_victim,
     has,
     image,
     in_window,
     loyal_alive,
+    loyal_mask,
     set_size,
     with_point,
 )
@@ -164,15 +166,13 @@ def frogman_shot(bot, T, P, st, rng):
 
 @njit(**JIT)
 def _shot_belief_size(T, P, st, victim):
-    """Size the public set would keep if the frogman's shot hit ``victim`` (IN-BELIEF-5)."""
+    """Size the public set would keep if the frogman's shot hit ``victim`` (IN-BELIEF-5), named by
+    ``frogman_shot_victim`` (so the one any shot reaching its point first would hit)."""
+    l0, l1 = loyal_mask(st, P.n_art)
     count = 0
     for p in range(T.n):
-        if not has(st.bel[0], st.bel[1], p):
-            continue
-        for d in range(6):
-            if frogman_shot_victim(T.line, st, P.n_art, p, d) == victim:
-                count += 1
-                break
+        if has(st.bel[0], st.bel[1], p) and first_target_is(T.line, l0, l1, p, st.apos[victim]):
+            count += 1
     return count
 
 

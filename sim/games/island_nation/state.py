@@ -172,6 +172,33 @@ def loyal_alive(st, n_art):
 
 
 @njit(**JIT)
+def loyal_mask(st, n_art):
+    """Points holding a living loyal artillery (what a frogman's shot can hit, IN-SHOOT-4)."""
+    m0 = np.uint64(0)
+    m1 = np.uint64(0)
+    for k in range(n_art):
+        if st.ahp[k] > 0 and st.traitor[k] == 0:
+            m0, m1 = with_point(m0, m1, st.apos[k])
+    return m0, m1
+
+
+@njit(**JIT)
+def first_target_is(line, l0, l1, p, c):
+    """Whether some shot line from p has c as its nearest point of the set (l0, l1) of loyal
+    artillery points (``loyal_mask``); for c = -1, whether some line from p has none (IN-SHOOT-4/5)."""
+    for d in range(6):
+        first = -1
+        for j in range(line.shape[2]):
+            x = line[p, d, j]
+            if x >= 0 and has(l0, l1, x):
+                first = x
+                break
+        if first == c:
+            return True
+    return False
+
+
+@njit(**JIT)
 def frogman_shot_victim(line, st, n_art, p, d):
     """Who a frogman's shot from ``p`` in direction ``d`` hits (IN-SHOOT-4/5): the loyal living
     artillery on the nearest occupied point of the line; on a shared point, the one with the
