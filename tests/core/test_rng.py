@@ -3,7 +3,7 @@
 import numpy as np
 from scipy import stats as sps
 
-from sim.core.rng import game_stream, next_u64, randbelow, shuffle, uniform
+from sim.core.rng import below, game_stream, next_u64, randbelow, shuffle, uniform
 
 
 def draws(seed, index, k=8):
@@ -26,6 +26,17 @@ def test_randbelow_is_uniform():
     counts = np.bincount([randbelow(state, 6) for _ in range(60_000)], minlength=6)
     assert counts.size == 6
     assert sps.chisquare(counts).pvalue > 1e-4
+
+
+def test_below_is_uniform_for_small_and_large_bounds():
+    state = game_stream(1, 1)
+    counts = np.bincount([below(state, 7) for _ in range(70_000)], minlength=7)
+    assert counts.size == 7
+    assert sps.chisquare(counts).pvalue > 1e-4
+    big = (1 << 31) + 12345  # a bound where about one draw in two is rejected
+    values = np.array([below(state, big) for _ in range(20_000)])
+    assert values.min() >= 0 and values.max() < big
+    assert sps.kstest(values / big, "uniform").pvalue > 1e-4
 
 
 def test_uniform_is_in_unit_interval_with_mean_one_half():

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.core.rng import randbelow, seed_stream
+from sim.core.rng import below, randbelow, seed_stream
 from sim.games.island_nation.policies import (
     artillery_action,
     artillery_start,
@@ -64,7 +64,6 @@ from sim.games.island_nation.state import (
     TRAITOR,
     WINNER,
     artillery_mask,
-    below,
     first_target_is,
     frogman_shot_victim,
     has,
@@ -494,7 +493,7 @@ def setup(T, P, st, policy, rng, log):
 
 @njit(**JIT)
 def _shuffle(rng, arr):
-    """Fisher-Yates shuffle in place, bounded draws by multiplication (``state.below``)."""
+    """Fisher-Yates shuffle in place, bounded draws by multiplication (``sim.core.rng.below``)."""
     for i in range(arr.shape[0] - 1, 0, -1):
         j = below(rng, i + 1)
         arr[i], arr[j] = arr[j], arr[i]

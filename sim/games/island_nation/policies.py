@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.core.rng import randbelow, uniform
+from sim.core.rng import below, randbelow, uniform
 from sim.games.island_nation.state import (
     BULLETS,
     CAN,
@@ -40,7 +40,6 @@ from sim.games.island_nation.state import (
     SHOOT,
     TRAITOR,
     artillery_mask,
-    below,
     first_point,
     first_target_is,
     frogman_shot_victim,

@@ -27,8 +27,6 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from sim.core.rng import next_u64
-
 State = namedtuple("State", ["g", "apos", "ahp", "abul", "traitor", "bel", "path", "sizes", "hand", "deck",
                              "ability", "pending", "rng", "scratch", "counts", "counted_for", "counted", "plan",
                              "planned_for", "spread"])
@@ -59,7 +57,6 @@ REASON_KEYS = ("escape", "all_dead", "catch", "shot", "time")
 END, MOVE, SHOOT, CATCH_ACTION, DRAW = range(5)
 
 ONE = np.uint64(1)
-LOW32 = np.uint64(0xFFFFFFFF)
 
 # compiled functions: cached, and without numba's reference counting (every array comes from Python)
 JIT = {"cache": True, "_nrt": False}
@@ -76,19 +73,6 @@ def new_state() -> State:
                  np.zeros(16, np.int64), np.zeros((MAX_POINTS, 2), np.int64), np.zeros(2, np.uint64),
                  np.zeros(2, np.uint64), np.full(6, -1, np.int64), np.zeros(2, np.uint64),
                  np.zeros(MAX_POINTS, np.int64))
-
-
-@njit(**JIT)
-def below(rng, n):
-    """An unbiased integer in [0, n) for 1 <= n < 2**32 from the top 32 bits of one draw, by
-    multiplication (Lemire's method: a division only in the rare case a draw may be rejected)."""
-    un = np.uint64(n)
-    m = (next_u64(rng) >> np.uint64(32)) * un
-    if m & LOW32 < un:
-        floor = (np.uint64(1 << 32) - un) % un
-        while m & LOW32 < floor:
-            m = (next_u64(rng) >> np.uint64(32)) * un
-    return np.int64(m >> np.uint64(32))
 
 
 @njit(**JIT)

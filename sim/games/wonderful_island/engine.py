@@ -13,7 +13,7 @@ from functools import cache
 import numpy as np
 from numba import njit
 
-from sim.core.rng import next_u64, randbelow, seed_stream
+from sim.core.rng import below, randbelow, seed_stream
 from sim.games.wonderful_island import policies as pol
 from sim.games.wonderful_island.catalogue import (
     C_A1,
@@ -277,19 +277,6 @@ def active_count(st):
         if st[SEAT + p, S_JAILED] == 0:
             count += 1
     return count
-
-
-@compiled
-def below(rng, n):
-    """An unbiased integer in [0, n) for 1 <= n < 2**32 from the game's stream: Lemire's multiply-shift
-    on the top 32 bits of one draw, with the rare rejection that removes the bias (no division
-    unless the low word falls in the short block)."""
-    un = np.uint64(n)
-    while True:
-        m = (next_u64(rng) >> np.uint64(32)) * un
-        low = m & np.uint64(0xFFFFFFFF)
-        if low >= un or low >= (np.uint64(0x100000000) - un) % un:
-            return np.int64(m >> np.uint64(32))
 
 
 @leaf
