@@ -55,6 +55,7 @@ def _broken(raw, edit):
     (lambda d: d["meeting"][0].update(camp="purple"), "meeting[0].camp", "one of"),
     (lambda d: d["card"][1].pop("assumed"), "card[1].assumed", "note"),
     (lambda d: d["card"][1].update(name=d["card"][0]["name"]), "card[1].name", "not used twice"),
+    (lambda d: d["card"].extend({**d["card"][0], "name": f"extra {i}"} for i in range(40)), "card", "at most 63"),
 ])
 def test_validation_errors_name_the_key(raw, edit, key, expected):
     """WI-COMP-1: a bad catalogue names the file, the key, what was expected and what was found."""

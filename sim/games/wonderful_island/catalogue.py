@@ -33,6 +33,7 @@ from sim.core.scenario import scenario_root
 TEXT_COUNTS = {"support": 26, "obstruction": 28, "strategy": 69, "characters": 35, "meetings": 24}
 TYPES = ("support", "obstruction", "strategy")
 TIMINGS = ("slot", "action", "reactive", "response")
+MAX_CARD_KINDS = 63  # card kinds are bits 0..62 of an int64 mask (engine.table, R_*_KINDS)
 PRIMITIVES = ("none", "votes", "iron", "subpoena", "clear_subpoena", "hospital", "draw", "discard",
               "move_votes", "cancel", "peek", "support")
 TARGETS = ("self", "candidate", "other", "others", "venue_support", "venue_obstruction", "incoming", "sender")
@@ -177,6 +178,9 @@ def parse_catalogue(data: dict, file: str = "catalogue") -> Catalogue:
         counts[key] = _int(file, f"counts.{key}", value, 0, 500)
 
     cards = _entries(file, data, "card")
+    if len(cards) > MAX_CARD_KINDS:
+        raise ScenarioError(file, "card", f"at most {MAX_CARD_KINDS} kinds of card (the engine keeps a set of kinds "
+                            "as the bits of one 64-bit word)", len(cards))
     card_rows, deck, per_type = [], [], dict.fromkeys(TYPES, 0)
     for i, card in enumerate(cards):
         key = f"card[{i}]"
