@@ -24,6 +24,21 @@ def hand(q: int, k: int = 0) -> int:
     return 8 + 2 * q + k
 
 
+def known(S, q):
+    """Seat q's perfect memory as {location: card}: the cards whose place it knows, where they are."""
+    return {loc: int(c) for loc, c in enumerate(S[E.AT]) if c >= 0 and (S[E.KNOWN, q] >> c) & 1}
+
+
+def known_row(S, q):
+    """Seat q's perfect memory as one card per location, -1 where it does not know the card."""
+    return np.array([S[E.AT, loc] if loc in known(S, q) else -1 for loc in range(16)], np.int64)
+
+
+def learn(S, q, loc):
+    """Seat q comes to know the card at loc."""
+    S[E.KNOWN, q] |= 1 << int(S[E.AT, loc])
+
+
 def fixed_table(rules, policy, ship, island, hands):
     """A table dealt as given (cards by number), each seat knowing only its own hand."""
     R = rules_array(rules, np.asarray(policy))
@@ -31,7 +46,8 @@ def fixed_table(rules, policy, ship, island, hands):
     S = np.zeros((E.S_ROWS, 16), np.int64)
     rng = game_stream(7, 0)
     E._setup_hand(S, R, rng, NO_LOG)
-    S[E.AT:E.SHIP_ANY, :] = -1
+    S[E.AT:E.KNOWN, :] = -1
+    S[E.KNOWN, :] = 0
     for s, c in enumerate(ship):
         S[E.AT, s] = c
     for i, c in enumerate(island):
@@ -39,8 +55,9 @@ def fixed_table(rules, policy, ship, island, hands):
     for q, cards in enumerate(hands):
         for k, c in enumerate(cards):
             S[E.AT, hand(q, k)] = c
-            S[E.KN + q, hand(q, k)] = c
+            learn(S, q, hand(q, k))
             S[E.MEM + q, hand(q, k)] = c
+    E._index_cards(S, R)
     assert sorted(S[E.AT][S[E.AT] >= 0]) == list(range(11))
     return S, R, T, rng
 

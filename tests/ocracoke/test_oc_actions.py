@@ -6,7 +6,7 @@ island 5..7, hand of seat q at 8 + 2q. Seat 0 plays the counter bot unless said 
 
 import numpy as np
 import pytest
-from ocracoke_helpers import NO_LOG, fixed_table, hand, make_rules
+from ocracoke_helpers import NO_LOG, fixed_table, hand, known, learn, make_rules
 
 from sim.games.ocracoke import engine as E
 from sim.games.ocracoke.policies import PEEK, SPY, SWAP, WAVE
@@ -27,10 +27,6 @@ def deal(rules, ship=(0, 4, 1, 5), island=(2, 6, 3), hands=((7,), (8,), (9,), (1
 def act(S, R, T, rng, p, action, x=-1, y=-1, z=0):
     S[E.CHOICE, :4] = action, x, y, z
     E._act(S, R, T, rng, NO_LOG, p)
-
-
-def known(S, p):
-    return {loc: int(c) for loc, c in enumerate(S[E.KN + p]) if c >= 0}
 
 
 def test_peek_shows_two_ship_cards_in_place(rules):
@@ -82,7 +78,7 @@ def test_wave_moves_hand_to_ship_to_island_to_hand(rules):
     S, R, T, rng = deal(rules)
     S[E.PUB, E.ISLAND_UP] = 0b010  # island slot 1 is face up: everyone knows it
     for q in range(4):
-        S[E.KN + q, 6] = S[E.AT, 6]
+        learn(S, q, 6)
     act(S, R, T, rng, 0, SPY)  # flip card B to 巨浪來襲
     act(S, R, T, rng, 2, WAVE, 3, 1, 0)
     assert (S[E.AT, 3], S[E.AT, 6], S[E.AT, hand(2)]) == (9, 5, 6)

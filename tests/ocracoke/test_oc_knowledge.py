@@ -3,7 +3,7 @@ checking every seat's memory after every action (the counter's posterior rests o
 
 import numpy as np
 import pytest
-from ocracoke_helpers import NO_LOG, make_rules
+from ocracoke_helpers import NO_LOG, known_row, make_rules
 
 from sim.core.rng import game_stream
 from sim.games.ocracoke import engine as E
@@ -19,16 +19,15 @@ def check_memories(S, R):
     at = S[E.AT]
     ship = {int(c) for c in at[:n_ship]}
     for q in range(n):
-        known = S[E.KN + q]
+        known = known_row(S, q)
         mask = known >= 0
         assert np.array_equal(known[mask], at[mask]), f"seat {q} remembers a card that is not there"
         pair = [s for s in range(n_ship) if (S[E.PAIR, q] >> s) & 1]
         ship_any = {c for c in range(11) if (S[E.SHIP_ANY, q] >> c) & 1}
         assert ship_any <= {int(at[s]) for s in pair} or not pair
-        info = S[E.INFO]
-        E._view(S, R, q, 2, 0, 0)  # the perfect memory's posterior, whichever bot sits there
-        info[bots.SHIP_ANY], info[bots.PAIR] = S[E.SHIP_ANY, q], S[E.PAIR, q]
-        u, m, oi = bots.posterior(known, info, R[E.VALUES])
+        E._view(S, R, q, 0, 0)
+        E._perfect_memory(S, R, q)  # the perfect memory's posterior, whichever bot sits there
+        u, m, oi = bots.posterior(S[E.INFO], R[E.VALUES])
         unknown = {c for c in range(11) if (u >> c) & 1}
         placed = {int(c) for c in known[:n_ship] if c >= 0} | ship_any
         assert placed <= ship, "the posterior's known ship cards are on the ship"
@@ -48,8 +47,8 @@ def play_hand_checked(S, R, T, rng, start):
         for t in range(n):
             p = (start + t) % n
             may = 1 if rnd >= 2 and not E._holds(S, R, p, KRAKEN) else 0
-            row = E._view(S, R, p, rnd, may, 0)
-            bots.turn(R[E.POLICY, p], S[row], S[E.INFO], R[E.VALUES], T, rng, S[E.CHOICE])
+            E._view(S, R, p, may, 0)
+            bots.turn(R[E.POLICY, p], S[E.INFO], R[E.VALUES], T, rng, S[E.CHOICE])
             if S[E.CHOICE, 0] == bots.DECLARE and may:
                 return
             E._act(S, R, T, rng, NO_LOG, p)

@@ -6,7 +6,7 @@ from itertools import combinations
 
 import numpy as np
 import pytest
-from ocracoke_helpers import NO_LOG, fixed_table, hand, make_rules
+from ocracoke_helpers import NO_LOG, fixed_table, hand, learn, make_rules
 
 from sim.core import stats
 from sim.games.ocracoke import engine as E
@@ -104,7 +104,8 @@ def test_monte_carlo_declaration_agrees_with_exact_enumeration(warm, rules4):
         S, R, T, rng = fixed_table(rules4, [2, 0, 0, 0], ship, rest[2:5], [(SEAT0_HAND,), (rest[5],), (rest[6],),
                                                                            (rest[7],)])
         for slot, card in PEEKED.items():
-            S[E.KN + 0, slot] = card
+            assert S[E.AT, slot] == card
+            learn(S, 0, slot)
         S[E.GOLD, :] = 0
         E._declare(S, R, T, rng, NO_LOG, 1, 1, np.zeros((1, 34), np.int64), 0, 0, 1, 4)
         won[i] = S[E.GOLD, 0]

@@ -10,14 +10,16 @@ array so that calls between the compiled functions stay cheap):
 
     S[AT, loc]          card at each location (0..4 ship, 5..7 island, 8+2q+k hand card k of seat q;
                         -1 empty)
-    S[KN + q, loc]      seat q's perfect memory of the same locations (-1 unknown), moved with every
-                        public move of the cards
+    S[KNOWN, q]         seat q's perfect memory: the cards whose place it knows (bit mask). The cards
+                        move only in public, so a seat that knows where a card is follows it: a move
+                        changes no one's mask, only looking, a reveal or the kraken's shuffle do
     S[MEM + q, loc]     seat q's naive memory: its own hand and the ship cards it looked at itself
     S[SHIP_ANY, q]      cards seat q knows are in the two ship slots S[PAIR, q] (after a kraken swap)
     S[HAND_UP, q]       1 while the mermaid keeps seat q's hand face up
     S[GOLD, q], S[DIALS, q], S[PAID + r, q] (gold by rule A..E at the last declaration)
     S[PUB, ISLAND_UP | FACE_A | FACE_B | LOGN]  island cards face up (bit mask), the two action
                         cards' faces (0: 正面交鋒 / 刺探軍情 up), rows written to the log
+    S[PUB, SHIP_SET | HAND_SET]  the cards on the ship, the cards in hands (bit masks)
     S[INFO], S[CHOICE]  the view handed to a bot and its answer (see policies.py)
 
 The rules are one int64 array ``R`` (rows PARAMS, VALUES, DIAL_LO, DIAL_HI, PAY, POLICY) and the
@@ -32,14 +34,18 @@ from numba import njit
 from sim.core.rng import randbelow, seed_stream
 from sim.games.ocracoke import policies as bots
 from sim.games.ocracoke.policies import (
+    ALL_CARDS,
     DECLARE,
+    HAND0,
     ISLAND0,
     N_LOC,
     N_SHIP_MAX,
     PEEK,
     SPY,
     SWAP,
+    _bit,
     hand_loc,
+    popcount,
     rules_code,
     rules_leaf,
 )
@@ -56,11 +62,11 @@ EVENT_COLUMNS = (("game", "hand", "round", "declarer", "forced", "ship_sum")
                  + tuple(f"{r}_{q}" for r in SEAT_RULES for q in range(4))
                  + tuple(f"hand_{q}" for q in range(4)))  # bit mask of the seat's hand cards
 
-# rows of S
-AT, KN, MEM, SHIP_ANY, PAIR, HAND_UP, GOLD, DIALS, PAID, INFO, CHOICE, PUB, DECK = (
-    0, 1, 5, 9, 10, 11, 12, 13, 14, 19, 20, 21, 22)
-S_ROWS = 23
-ISLAND_UP, FACE_A, FACE_B, LOGN = 0, 1, 2, 3  # columns of S[PUB]
+# rows of S (the bots' view S[INFO] has policies.INFO_LEN <= 16 columns)
+AT, MEM, KNOWN, SHIP_ANY, PAIR, HAND_UP, GOLD, DIALS, PAID, INFO, CHOICE, PUB, DECK = (
+    0, 1, 5, 6, 7, 8, 9, 10, 11, 16, 17, 18, 19)
+S_ROWS = 20
+ISLAND_UP, FACE_A, FACE_B, LOGN, SHIP_SET, HAND_SET = 0, 1, 2, 3, 4, 5  # columns of S[PUB]
 # rows of R
 PARAMS, VALUES, DIAL_LO, DIAL_HI, PAY, POLICY = 0, 1, 2, 3, 4, 5
 R_ROWS = 6
@@ -88,7 +94,7 @@ def _note(S, log, kind, a=0, b=0, c=0, d=0, e=0, f=0):
 def _see(S, log, p, loc):
     """Seat p looks at the card at loc and remembers it (naive memory: ship cards and own hand only)."""
     card = S[AT, loc]
-    S[KN + p, loc] = card
+    S[KNOWN, p] |= 1 << card
     if loc < N_SHIP_MAX or loc == hand_loc(p, 0) or loc == hand_loc(p, 1):
         S[MEM + p, loc] = card
     if loc < N_SHIP_MAX and (S[PAIR, p] >> loc) & 1:
@@ -104,12 +110,7 @@ def _seen_in_pair(S, p, loc, card):
     S[SHIP_ANY, p] &= ~(1 << card)
     left = S[SHIP_ANY, p]
     if left != 0 and (left & (left - 1)) == 0:
-        other_slot, other = 0, 0
-        while not (S[PAIR, p] >> other_slot) & 1:
-            other_slot += 1
-        while not (left >> other) & 1:
-            other += 1
-        S[KN + p, other_slot] = other
+        S[KNOWN, p] |= left  # the one card left is in the other slot
         S[SHIP_ANY, p] = 0
     if S[SHIP_ANY, p] == 0:
         S[PAIR, p] = 0
@@ -119,7 +120,7 @@ def _seen_in_pair(S, p, loc, card):
 def _reveal_to_all(S, R, loc):
     """A card turned face up: every seat's perfect memory records it."""
     for q in range(R[PARAMS, PLAYERS]):
-        S[KN + q, loc] = S[AT, loc]
+        S[KNOWN, q] |= 1 << S[AT, loc]
 
 
 @rules_leaf
@@ -174,10 +175,8 @@ def _setup_hand(S, R, rng, log):
     for c in range(N_CARDS):
         deck[c] = c
     _shuffle_deck(rng, deck)
-    S[AT:SHIP_ANY, :] = -1
-    S[SHIP_ANY, :] = 0
-    S[PAIR, :] = 0
-    S[HAND_UP, :] = 0
+    S[AT:KNOWN, :] = -1
+    S[KNOWN:HAND_UP + 1, :] = 0
     S[PUB, ISLAND_UP], S[PUB, FACE_A], S[PUB, FACE_B] = 0, 0, 0
     j = 0
     for i in range(N_ISLAND):
@@ -190,37 +189,91 @@ def _setup_hand(S, R, rng, log):
         for k in range(hpp):
             h = hand_loc(q, k)
             S[AT, h] = deck[j]
-            S[KN + q, h] = deck[j]
+            S[KNOWN, q] |= 1 << deck[j]
             S[MEM + q, h] = deck[j]
             j += 1
+    _index_cards(S, R)
     if log.shape[0] > 0:
         for loc in range(N_LOC):
             if S[AT, loc] >= 0:
                 _note(S, log, L_DEAL, loc, S[AT, loc])
 
 
+@rules_leaf
+def _index_cards(S, R):
+    """The cards on the ship and in hands as bit masks (S[PUB, SHIP_SET | HAND_SET]), from S[AT]."""
+    ship, hands = 0, 0
+    for s in range(R[PARAMS, N_SHIP]):
+        ship |= 1 << S[AT, s]
+    for loc in range(HAND0, N_LOC):
+        hands |= _bit(S[AT, loc])
+    S[PUB, SHIP_SET], S[PUB, HAND_SET] = ship, hands
+
+
 # ---------------------------------------------------------------- the bots' view
 
 @rules_leaf
-def _view(S, R, p, rnd, may_declare, voluntary):
-    """Fill S[INFO] for seat p and return the row of S holding the memory its bot reads."""
+def _view(S, R, p, may_declare, voluntary):
+    """Fill S[INFO] with what seat p knows (policies.py): the perfect memory, or the naive one for
+    a naive bot."""
     info = S[INFO]
-    info[bots.SEAT], info[bots.PLAYERS], info[bots.N_SHIP] = p, R[PARAMS, PLAYERS], R[PARAMS, N_SHIP]
-    info[bots.HAND_CARDS], info[bots.ROUND], info[bots.MAY_DECLARE] = R[PARAMS, HAND_CARDS], rnd, may_declare
+    info[bots.N_SHIP], info[bots.HAND_CARDS] = R[PARAMS, N_SHIP], R[PARAMS, HAND_CARDS]
+    info[bots.MAY_DECLARE] = may_declare
     info[bots.FACE_A], info[bots.FACE_B] = S[PUB, FACE_A], S[PUB, FACE_B]
     info[bots.ISLAND_UP], info[bots.VOLUNTARY] = S[PUB, ISLAND_UP], voluntary
     info[bots.N_DIALS] = R[PARAMS, N_DIALS]
+    info[bots.OWN], info[bots.OWN + 1] = S[AT, hand_loc(p, 0)], S[AT, hand_loc(p, 1)]
     if R[POLICY, p] == bots.NAIVE:
-        info[bots.SHIP_ANY], info[bots.PAIR] = 0, 0
-        return MEM + p
-    info[bots.SHIP_ANY], info[bots.PAIR] = S[SHIP_ANY, p], S[PAIR, p]
-    return KN + p
+        _naive_memory(S, R, p)
+    else:
+        _perfect_memory(S, R, p)
+
+
+@rules_leaf
+def _perfect_memory(S, R, p):
+    """The view of seat p's perfect memory: the cards it knows on the ship (seen there, or after a
+    kraken swap known to be in one of two slots), the cards whose place it does not know, the ship
+    slots whose card it knows, how many other hand cards it does not know, the first face-down
+    island card it does not know (-1 if none)."""
+    info, known = S[INFO], S[KNOWN, p]
+    info[bots.PAIR] = S[PAIR, p]
+    info[bots.ON_SHIP] = (known & S[PUB, SHIP_SET]) | S[SHIP_ANY, p]
+    info[bots.UNKNOWN] = ALL_CARDS & ~(known | S[SHIP_ANY, p])
+    slots = 0
+    for s in range(R[PARAMS, N_SHIP]):
+        slots |= ((known >> S[AT, s]) & 1) << s
+    info[bots.SLOTS_KNOWN] = slots
+    info[bots.HIDDEN_HANDS] = popcount(S[PUB, HAND_SET] & ~known)
+    hidden_island = -1
+    for i in range(N_ISLAND - 1, -1, -1):
+        if not (S[PUB, ISLAND_UP] >> i) & 1 and not (known >> S[AT, ISLAND0 + i]) & 1:
+            hidden_island = i
+    info[bots.HIDDEN_ISLAND] = hidden_island
+
+
+@rules_code
+def _naive_memory(S, R, p):
+    """The view of seat p's naive memory S[MEM + p] (its own hand, the ship cards it looked at,
+    wherever they went since): the same fields as _perfect_memory."""
+    info, mem = S[INFO], S[MEM + p]
+    info[bots.PAIR] = 0
+    on_ship, elsewhere, slots = 0, 0, 0
+    for loc in range(N_SHIP_MAX):
+        on_ship |= _bit(mem[loc])
+        if loc < R[PARAMS, N_SHIP] and mem[loc] >= 0:
+            slots |= 1 << loc
+    for loc in range(N_SHIP_MAX, N_LOC):
+        elsewhere |= _bit(mem[loc])
+    info[bots.ON_SHIP] = on_ship & ~elsewhere
+    info[bots.UNKNOWN] = ALL_CARDS & ~on_ship & ~elsewhere
+    info[bots.SLOTS_KNOWN] = slots
+    info[bots.HIDDEN_HANDS], info[bots.HIDDEN_ISLAND] = 0, -1
 
 
 @rules_leaf
 def _extra_look(S, R, T, rng, log, p, exclude):
-    know = S[_view(S, R, p, 0, 0, 0)]
-    s = bots.extra_look(R[POLICY, p], know, S[INFO], exclude, rng)
+    _view(S, R, p, 0, 0)
+    s = bots.extra_look(R[POLICY, p], S[INFO], exclude, rng)
     if s >= 0:
         _note(S, log, L_LOOK, p, s)
         _see(S, log, p, s)
@@ -272,8 +325,8 @@ def _kraken_swap(S, R, T, rng, log, p, a, b, h):
     """OC-KRAKEN-2: take ship cards a and b (looked at), keep one, shuffle the other with the kraken
     back into the two slots. Everyone sees it happen: all know the kraken is in one of them."""
     ca, cb = _see(S, log, p, a), _see(S, log, p, b)
-    know = S[_view(S, R, p, 0, 0, 0)]
-    keep = bots.kraken_keep(R[POLICY, p], know, S[INFO], R[VALUES], T, ca, cb, rng)
+    _view(S, R, p, 0, 0)
+    keep = bots.kraken_keep(R[POLICY, p], S[INFO], R[VALUES], T, ca, cb, rng)
     kept, other = (cb, ca) if keep == 1 else (ca, cb)
     _forget_pair_if_touched(S, R, a)
     _forget_pair_if_touched(S, R, b)
@@ -282,10 +335,12 @@ def _kraken_swap(S, R, T, rng, log, p, a, b, h):
         S[AT, a], S[AT, b] = other, KRAKEN
     else:
         S[AT, a], S[AT, b] = KRAKEN, other
-    for q in range(R[PARAMS, PLAYERS]):
-        S[KN + q, a], S[KN + q, b], S[KN + q, h] = -1, -1, -1
+    S[PUB, SHIP_SET] ^= (1 << kept) | (1 << KRAKEN)
+    S[PUB, HAND_SET] ^= (1 << kept) | (1 << KRAKEN)
+    for q in range(R[PARAMS, PLAYERS]):  # nobody knows the three cards' places any more
+        S[KNOWN, q] &= ~((1 << ca) | (1 << cb) | (1 << KRAKEN))
         S[SHIP_ANY, q], S[PAIR, q] = 1 << KRAKEN, (1 << a) | (1 << b)
-    S[KN + p, h] = kept
+    S[KNOWN, p] |= 1 << kept
     S[SHIP_ANY, p] |= 1 << other
     S[MEM + p, h], S[MEM + p, a], S[MEM + p, b] = kept, other, KRAKEN
     _note(S, log, L_KRAKEN, p, a, b, kept, S[AT, a], S[AT, b])
@@ -302,11 +357,11 @@ def _swap(S, R, T, rng, log, p, a, b, k):
         _kraken_swap(S, R, T, rng, log, p, a, b, h)
         exclude = (1 << a) | (1 << b)
     else:
-        given = S[AT, h]
+        given, taken = S[AT, h], S[AT, a]
         _forget_pair_if_touched(S, R, a)
-        S[AT, a], S[AT, h] = S[AT, h], S[AT, a]
-        for q in range(R[PARAMS, PLAYERS]):
-            S[KN + q, a], S[KN + q, h] = S[KN + q, h], S[KN + q, a]
+        S[AT, a], S[AT, h] = given, taken
+        S[PUB, SHIP_SET] ^= (1 << given) | (1 << taken)
+        S[PUB, HAND_SET] ^= (1 << given) | (1 << taken)
         S[MEM + p, a] = given
         _see(S, log, p, h)
         exclude = 1 << a
@@ -324,10 +379,11 @@ def _wave(S, R, log, p, a, i, k):
     h = hand_loc(p, k)
     isl = ISLAND0 + i
     _forget_pair_if_touched(S, R, a)
-    S[AT, a], S[AT, isl], S[AT, h] = S[AT, h], S[AT, a], S[AT, isl]
-    for q in range(R[PARAMS, PLAYERS]):
-        S[KN + q, a], S[KN + q, isl], S[KN + q, h] = S[KN + q, h], S[KN + q, a], S[KN + q, isl]
-    S[MEM + p, a] = S[AT, a]
+    given, sunk, found = S[AT, h], S[AT, a], S[AT, isl]
+    S[AT, a], S[AT, isl], S[AT, h] = given, sunk, found
+    S[PUB, SHIP_SET] ^= (1 << given) | (1 << sunk)
+    S[PUB, HAND_SET] ^= (1 << given) | (1 << found)
+    S[MEM + p, a] = given
     S[PUB, ISLAND_UP] &= ~(1 << i)
     S[HAND_UP, p] = 0
     _see(S, log, p, h)
@@ -364,8 +420,8 @@ def _declare(S, R, T, rng, log, decl, forced, ev, n_ev, game, hand, rnd):
         total += values[S[AT, s]]
     _note(S, log, L_SUM, total)
     for q in range(n):
-        know = S[_view(S, R, q, rnd, 0, 1 if (q == decl and not forced) else 0)]
-        S[DIALS, q] = bots.dial(R[POLICY, q], know, S[INFO], values, T, rng)
+        _view(S, R, q, 0, 1 if (q == decl and not forced) else 0)
+        S[DIALS, q] = bots.dial(R[POLICY, q], S[INFO], values, T, rng)
     for q in range(n):
         d = S[DIALS, q]
         colour = total != 0 and d != 0 and (dial_lo[d] > 0) == (total > 0)  # OC-PAY-A
@@ -420,8 +476,8 @@ def _play_hand(S, R, T, rng, log, start, ev, n_ev, game, hand, out):
                 out[10] += 1
                 return _declare(S, R, T, rng, log, p, 1, ev, n_ev, game, hand, rnd)
             may_declare = 1 if rnd >= 2 and not _holds(S, R, p, KRAKEN) else 0
-            know = S[_view(S, R, p, rnd, may_declare, 0)]
-            bots.turn(R[POLICY, p], know, S[INFO], R[VALUES], T, rng, S[CHOICE])
+            _view(S, R, p, may_declare, 0)
+            bots.turn(R[POLICY, p], S[INFO], R[VALUES], T, rng, S[CHOICE])
             if S[CHOICE, 0] == DECLARE and may_declare == 1:
                 out[9] += 1
                 return _declare(S, R, T, rng, log, p, 0, ev, n_ev, game, hand, rnd)

@@ -1,26 +1,30 @@
 """Ocracoke bots: compiled functions from what a seat may see to its choice.
 
-Every bot answers four questions with the same signature, reading only its own view:
+Every bot answers four questions with the same signature, reading only its own view ``info``:
 
-``turn(bot, know, info, values, T, rng, choice)``
+``turn(bot, info, values, T, rng, choice)``
     its turn: write ``choice[0]`` = DECLARE, PEEK, SPY, SWAP or WAVE and the action's targets
     in ``choice[1..3]`` (PEEK: two ship slots; SWAP: ship slot, second ship slot for the kraken's
     swap or -1, hand card; WAVE: ship slot, island slot, hand card).
-``extra_look(bot, know, info, exclude, rng)``
+``extra_look(bot, info, exclude, rng)``
     a ship slot to look at (the ghost's extra look OC-GHOST, the look after a swap OC-ACT-SWAP),
     not in the slot mask ``exclude``; -1 if none is left.
-``kraken_keep(bot, know, info, values, T, card_a, card_b, rng)``
+``kraken_keep(bot, info, values, T, card_a, card_b, rng)``
     which of the two ship cards taken by the kraken's swap to keep (0 or 1) (OC-KRAKEN-2).
-``dial(bot, know, info, values, T, rng)``
+``dial(bot, info, values, T, rng)``
     the dial position at a declaration (0 = zero, 1..R blue ranges, R+1..2R red ranges).
 
 ``values`` are the card values and ``T`` the decision table (``decision_table`` below).
 
-The view is ``know`` (int64[16]: the card the seat knows at each location, -1 if unknown;
-locations 0..4 ship slots, 5..7 island slots, 8+2q+k hand card k of seat q) and ``info``
-(int64[INFO_LEN], indexed by the constants below). The engine gives ``counter`` and ``random`` the
-seat's perfect memory of everything it saw or that was revealed, tracked through every public
-move; it gives ``naive`` only its own hand and the ship cards it looked at itself this hand.
+The view ``info`` (int64[INFO_LEN], indexed by the constants below) holds the public state (ship
+slots, hand cards per seat, action cards' faces, island cards face up, may the seat declare, is its
+declaration voluntary) and what the seat's memory knows, as bit masks: the cards it places on the
+ship (ON_SHIP), the cards whose place it does not know (UNKNOWN), the ship slots whose card it knows
+(SLOTS_KNOWN), the two slots holding the kraken after a kraken swap (PAIR), how many other hand cards
+it does not know, the first face-down island card it does not know, and its own hand (OWN + k). The
+engine fills it from the seat's perfect memory of everything it saw or that was revealed, tracked
+through every public move, for ``counter`` and ``random``, and from its own hand and the ship cards it
+looked at itself this hand for ``naive``.
 
 To add a bot: write its four functions, add a branch to each dispatcher below and its name to
 ``BOTS`` (weakest to strongest).
@@ -38,6 +42,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from sim.core.rng import randbelow
 from sim.games.ocracoke.rules import GHOST, KRAKEN, MERMAID, N_CARDS, SUM_LIMIT
@@ -77,10 +82,10 @@ DECLARE_BEFORE_LOOKS = 1  # bit 1 + k: declaring now is worth at least waiting f
 NAIVE_DECLARES = 1 << 4  # the best dial is worth NAIVE_DECLARE_AT to a declarer
 DIAL_BITS = 8  # bits 8 + 4 * declarer .. : the best dial (at most 9 dials)
 
-# info[] layout
-SEAT, PLAYERS, N_SHIP, HAND_CARDS, ROUND, MAY_DECLARE, FACE_A, FACE_B = 0, 1, 2, 3, 4, 5, 6, 7
-SHIP_ANY, PAIR, ISLAND_UP, VOLUNTARY, N_DIALS = 8, 9, 10, 11, 12
-INFO_LEN = 13
+# info[] layout (see the module docstring)
+N_SHIP, HAND_CARDS, MAY_DECLARE, FACE_A, FACE_B, PAIR, ISLAND_UP, VOLUNTARY, N_DIALS = 0, 1, 2, 3, 4, 5, 6, 7, 8
+ON_SHIP, UNKNOWN, SLOTS_KNOWN, HIDDEN_HANDS, HIDDEN_ISLAND, OWN = 9, 10, 11, 12, 13, 14  # OWN + k: hand card k
+INFO_LEN = 16
 
 
 # ---------------------------------------------------------------- exact posterior tables
@@ -207,29 +212,31 @@ def _bit(card):
 
 
 @rules_leaf
-def posterior(know, info, values):
-    """(u, m, offset): unknown cards, unknown ship slots, sum of the cards known to be on the ship."""
-    on_ship = info[SHIP_ANY]
-    for loc in range(N_SHIP_MAX):
-        on_ship |= _bit(know[loc])
-    elsewhere = 0
-    for loc in range(N_SHIP_MAX, N_LOC):
-        elsewhere |= _bit(know[loc])
-    on_ship &= ~elsewhere
-    u = ALL_CARDS & ~on_ship & ~elsewhere
-    m = info[N_SHIP]
-    off = 0
-    for c in range(N_CARDS):  # without branches: which cards are known is not predictable
-        placed = (on_ship >> c) & 1
-        m -= placed
-        off += placed * values[c]
-    return u, m, off + SHIFT
+def popcount(x):
+    """Number of bits set in a mask of at most 16 bits."""
+    x = x - ((x >> 1) & 0x5555)
+    x = (x & 0x3333) + ((x >> 2) & 0x3333)
+    x = (x + (x >> 4)) & 0x0F0F
+    return (x + (x >> 8)) & 0x1F
 
 
 @rules_leaf
-def decisions(know, info, values, T):
+def posterior(info, values):
+    """(u, m, offset): unknown cards, unknown ship slots, sum of the cards placed on the ship."""
+    on_ship = info[ON_SHIP]
+    m, off = info[N_SHIP], SHIFT
+    while on_ship:
+        c = trailing_zeros(on_ship)
+        m -= 1
+        off += values[c]
+        on_ship &= on_ship - 1
+    return info[UNKNOWN], m, off
+
+
+@rules_leaf
+def decisions(info, values, T):
     """The decision bits (table T = decision_table) of the view's information state."""
-    u, m, oi = posterior(know, info, values)
+    u, m, oi = posterior(info, values)
     return np.int64(T[u, m, oi - SHIFT + T.shape[2] // 2])
 
 
@@ -241,29 +248,25 @@ def hand_loc(seat, k):
 
 
 @rules_leaf
-def _unknown_ship_slots(know, info):
-    n = 0
-    for s in range(info[N_SHIP]):
-        if know[s] < 0 and not (info[PAIR] >> s) & 1:
-            n += 1
-    return n
+def _unknown_ship_slots(info):
+    return popcount(((1 << info[N_SHIP]) - 1) & ~info[SLOTS_KNOWN] & ~info[PAIR])
 
 
 @rules_leaf
-def _first_unknown_slot(know, info, exclude):
-    for s in range(info[N_SHIP]):
-        if not (exclude >> s) & 1 and know[s] < 0 and not (info[PAIR] >> s) & 1:
-            return s
-    for s in range(info[N_SHIP]):
-        if not (exclude >> s) & 1:
-            return s
-    return -1
+def _first_unknown_slot(info, exclude):
+    """The first ship slot not in ``exclude`` whose card the seat does not know, else the first not in
+    ``exclude``; -1 if every slot is excluded."""
+    free = ((1 << info[N_SHIP]) - 1) & ~exclude
+    unknown = free & ~info[SLOTS_KNOWN] & ~info[PAIR]
+    if unknown:
+        return trailing_zeros(unknown)
+    return trailing_zeros(free) if free else -1
 
 
 @rules_leaf
-def _likely_sign(know, info, values, T):
+def _likely_sign(info, values, T):
     """+1 if the view finds a positive sum at least as likely as a negative one, else -1."""
-    return _sign(decisions(know, info, values, T))
+    return _sign(decisions(info, values, T))
 
 
 @rules_leaf
@@ -281,13 +284,12 @@ def _card_fit(card, sign, values):
 
 
 @rules_leaf
-def _hand_to_give(know, info, values, sign):
+def _hand_to_give(info, values, sign):
     """The hand card to part with: the kraken, then a purple card, then the colour least likely to pay
     (sign: the likely sign of the sum)."""
-    seat = info[SEAT]
     best_k, best_fit = 0, 9
     for k in range(info[HAND_CARDS]):
-        c = know[hand_loc(seat, k)]
+        c = info[OWN + k]
         fit = -2 if c == KRAKEN else _card_fit(c, sign, values)
         if fit < best_fit:
             best_k, best_fit = k, fit
@@ -295,9 +297,9 @@ def _hand_to_give(know, info, values, sign):
 
 
 @rules_leaf
-def _holds(know, info, card):
+def _holds(info, card):
     for k in range(info[HAND_CARDS]):
-        if know[hand_loc(info[SEAT], k)] == card:
+        if info[OWN + k] == card:
             return k
     return -1
 
@@ -305,7 +307,7 @@ def _holds(know, info, card):
 # ---------------------------------------------------------------- random: uniform legal choices
 
 @rules_leaf
-def _random_turn(know, info, rng, choice):
+def _random_turn(info, rng, choice):
     """Uniform over the face-up actions (and declaring when allowed); uniform targets."""
     options = 3 if info[MAY_DECLARE] else 2
     pick = randbelow(rng, options)
@@ -318,7 +320,7 @@ def _random_turn(know, info, rng, choice):
     elif pick == 0:
         choice[0] = PEEK if info[FACE_A] == 0 else SWAP
         choice[1], choice[2], choice[3] = a, b, k
-        if choice[0] == SWAP and (know[hand_loc(info[SEAT], k)] != KRAKEN or randbelow(rng, 2) == 0):
+        if choice[0] == SWAP and (info[OWN + k] != KRAKEN or randbelow(rng, 2) == 0):
             choice[2] = -1
     else:
         choice[0] = SPY if info[FACE_B] == 0 else WAVE
@@ -328,42 +330,31 @@ def _random_turn(know, info, rng, choice):
 # ---------------------------------------------------------------- naive: own hand and own looks
 
 @rules_leaf
-def _naive_turn(know, info, values, T, choice):
+def _naive_turn(info, values, T, choice):
     """Declare once the best dial is worth NAIVE_DECLARE_AT to a declarer; else use action card A
     on the ship slots it has not looked at (swapping the kraken away when it holds it)."""
-    if info[MAY_DECLARE] and decisions(know, info, values, T) & NAIVE_DECLARES:
+    if info[MAY_DECLARE] and decisions(info, values, T) & NAIVE_DECLARES:
         choice[0] = DECLARE
         return
-    seat = info[SEAT]
-    a = _first_unknown_slot(know, info, 0)
+    a = _first_unknown_slot(info, 0)
     if info[FACE_A] == 0:
-        choice[0], choice[1], choice[2] = PEEK, a, _first_unknown_slot(know, info, 1 << a)
+        choice[0], choice[1], choice[2] = PEEK, a, _first_unknown_slot(info, 1 << a)
         return
-    k = _holds(know, info, KRAKEN)
-    choice[0], choice[1], choice[3] = SWAP, a, max(k, 0)
-    choice[2] = _first_unknown_slot(know, info, 1 << a) if know[hand_loc(seat, max(k, 0))] == KRAKEN else -1
+    k = max(_holds(info, KRAKEN), 0)
+    choice[0], choice[1], choice[3] = SWAP, a, k
+    choice[2] = _first_unknown_slot(info, 1 << a) if info[OWN + k] == KRAKEN else -1
 
 
 # ---------------------------------------------------------------- counter: exact posterior, information
 
 @rules_leaf
-def _counter_turn(know, info, values, T, choice):
+def _counter_turn(info, values, T, choice):
     """Score the two face-up actions by what they would reveal; declare if the expected gold of
     declaring now is at least that of waiting for those looks; else take the better action."""
-    seat = info[SEAT]
-    unknown = _unknown_ship_slots(know, info)
-    hidden_hands = 0
-    for q in range(info[PLAYERS]):
-        if q != seat:
-            for k in range(info[HAND_CARDS]):
-                if know[hand_loc(q, k)] < 0:
-                    hidden_hands += 1
-    hidden_island = -1
-    for i in range(3):
-        if not (info[ISLAND_UP] >> i) & 1 and know[ISLAND0 + i] < 0 and hidden_island < 0:
-            hidden_island = i
-    kraken_k = _holds(know, info, KRAKEN)
-    purple = _holds(know, info, GHOST) >= 0 or _holds(know, info, MERMAID) >= 0
+    unknown = _unknown_ship_slots(info)
+    hidden_island = info[HIDDEN_ISLAND]
+    kraken_k = _holds(info, KRAKEN)
+    purple = _holds(info, GHOST) >= 0 or _holds(info, MERMAID) >= 0
     riddance = 3 * (kraken_k >= 0) + 1 * purple
     # the two face-up actions, scored by the ship cards they reveal (2 each) and other cards (1 each)
     if info[FACE_A] == 0:
@@ -371,24 +362,24 @@ def _counter_turn(know, info, values, T, choice):
     else:
         act_a, looks_a, score_a = SWAP, min(2, unknown), 2 * min(2, unknown) + riddance
     if info[FACE_B] == 0:
-        act_b, looks_b, score_b = SPY, 0, hidden_hands
+        act_b, looks_b, score_b = SPY, 0, info[HIDDEN_HANDS]
     else:
         act_b, looks_b = WAVE, min(1, unknown)
         score_b = 2 * looks_b + (hidden_island >= 0) + riddance
     act, looks = (act_a, looks_a) if score_a >= score_b else (act_b, looks_b)
     gives_hand = act == SWAP or act == WAVE
-    bits = decisions(know, info, values, T) if info[MAY_DECLARE] or gives_hand else 0
+    bits = decisions(info, values, T) if info[MAY_DECLARE] or gives_hand else 0
     if info[MAY_DECLARE] and (bits >> (DECLARE_BEFORE_LOOKS + looks)) & 1:
         choice[0] = DECLARE
         return
     choice[0] = act
-    a = _first_unknown_slot(know, info, 0)
-    k = _hand_to_give(know, info, values, _sign(bits)) if gives_hand else 0
+    a = _first_unknown_slot(info, 0)
+    k = _hand_to_give(info, values, _sign(bits)) if gives_hand else 0
     if act == PEEK:
-        choice[1], choice[2] = a, _first_unknown_slot(know, info, 1 << a)
+        choice[1], choice[2] = a, _first_unknown_slot(info, 1 << a)
     elif act == SWAP:
         choice[1], choice[3] = a, k
-        choice[2] = _first_unknown_slot(know, info, 1 << a) if know[hand_loc(seat, k)] == KRAKEN else -1
+        choice[2] = _first_unknown_slot(info, 1 << a) if info[OWN + k] == KRAKEN else -1
     elif act == WAVE:
         choice[1], choice[2], choice[3] = a, max(hidden_island, 0), k
         if hidden_island < 0:
@@ -401,19 +392,19 @@ def _counter_turn(know, info, values, T, choice):
 # ---------------------------------------------------------------- dispatchers
 
 @rules_leaf
-def turn(bot, know, info, values, T, rng, choice):
+def turn(bot, info, values, T, rng, choice):
     """The seat's move on its turn (see the module docstring)."""
     choice[1], choice[2], choice[3] = -1, -1, 0
     if bot == COUNTER:
-        _counter_turn(know, info, values, T, choice)
+        _counter_turn(info, values, T, choice)
     elif bot == NAIVE:
-        _naive_turn(know, info, values, T, choice)
+        _naive_turn(info, values, T, choice)
     else:
-        _random_turn(know, info, rng, choice)
+        _random_turn(info, rng, choice)
 
 
 @rules_leaf
-def extra_look(bot, know, info, exclude, rng):
+def extra_look(bot, info, exclude, rng):
     """A ship slot to look at, not in ``exclude``; -1 if none."""
     if bot == RANDOM:
         free = 0
@@ -428,21 +419,21 @@ def extra_look(bot, know, info, exclude, rng):
                 if pick == 0:
                     return s
                 pick -= 1
-    return _first_unknown_slot(know, info, exclude)
+    return _first_unknown_slot(info, exclude)
 
 
 @rules_leaf
-def kraken_keep(bot, know, info, values, T, card_a, card_b, rng):
+def kraken_keep(bot, info, values, T, card_a, card_b, rng):
     """0 to keep card_a, 1 to keep card_b (OC-KRAKEN-2)."""
     if bot == RANDOM:
         return randbelow(rng, 2)
-    sign = _likely_sign(know, info, values, T)
+    sign = _likely_sign(info, values, T)
     return 1 if _card_fit(card_b, sign, values) > _card_fit(card_a, sign, values) else 0
 
 
 @rules_leaf
-def dial(bot, know, info, values, T, rng):
+def dial(bot, info, values, T, rng):
     """The dial position this seat sets at a declaration (OC-DECL-1)."""
     if bot == RANDOM:
         return randbelow(rng, info[N_DIALS])
-    return (decisions(know, info, values, T) >> (DIAL_BITS + 4 * info[VOLUNTARY])) & 15
+    return (decisions(info, values, T) >> (DIAL_BITS + 4 * info[VOLUNTARY])) & 15
