@@ -25,7 +25,6 @@ def check_memories(S, R):
         pair = [s for s in range(n_ship) if (S[E.PAIR, q] >> s) & 1]
         ship_any = {c for c in range(11) if (S[E.SHIP_ANY, q] >> c) & 1}
         assert ship_any <= {int(at[s]) for s in pair} or not pair
-        E._view(S, R, q, 0, 0)
         E._perfect_memory(S, R, q)  # the perfect memory's posterior, whichever bot sits there
         u, m, oi = bots.posterior(S[E.INFO], R[E.VALUES])
         unknown = {c for c in range(11) if (u >> c) & 1}
@@ -47,7 +46,7 @@ def play_hand_checked(S, R, T, rng, start):
         for t in range(n):
             p = (start + t) % n
             may = 1 if rnd >= 2 and not E._holds(S, R, p, KRAKEN) else 0
-            E._view(S, R, p, may, 0)
+            E._view(S, R, p, may)
             bots.turn(R[E.POLICY, p], S[E.INFO], R[E.VALUES], T, rng, S[E.CHOICE])
             if S[E.CHOICE, 0] == bots.DECLARE and may:
                 return

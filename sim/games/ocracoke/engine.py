@@ -193,6 +193,8 @@ def _setup_hand(S, R, rng, log):
             S[MEM + q, h] = deck[j]
             j += 1
     _index_cards(S, R)
+    info = S[INFO]
+    info[bots.N_SHIP], info[bots.HAND_CARDS], info[bots.N_DIALS] = n_ship, hpp, R[PARAMS, N_DIALS]
     if log.shape[0] > 0:
         for loc in range(N_LOC):
             if S[AT, loc] >= 0:
@@ -212,16 +214,18 @@ def _index_cards(S, R):
 
 # ---------------------------------------------------------------- the bots' view
 
+# S[INFO] is filled in parts: the rules' numbers once per hand (_setup_hand), on a turn everything
+# (_view), for a dial or the kraken's choice what the memory places on the ship (_ship_view), for an
+# extra look the ship slots it knows (_look_view).
+
 @rules_leaf
-def _view(S, R, p, may_declare, voluntary):
-    """Fill S[INFO] with what seat p knows (policies.py): the perfect memory, or the naive one for
-    a naive bot."""
+def _view(S, R, p, may_declare):
+    """Fill S[INFO] with what seat p knows on its turn (policies.py): the perfect memory, or the naive
+    one for a naive bot."""
     info = S[INFO]
-    info[bots.N_SHIP], info[bots.HAND_CARDS] = R[PARAMS, N_SHIP], R[PARAMS, HAND_CARDS]
     info[bots.MAY_DECLARE] = may_declare
     info[bots.FACE_A], info[bots.FACE_B] = S[PUB, FACE_A], S[PUB, FACE_B]
-    info[bots.ISLAND_UP], info[bots.VOLUNTARY] = S[PUB, ISLAND_UP], voluntary
-    info[bots.N_DIALS] = R[PARAMS, N_DIALS]
+    info[bots.ISLAND_UP] = S[PUB, ISLAND_UP]
     info[bots.OWN], info[bots.OWN + 1] = S[AT, hand_loc(p, 0)], S[AT, hand_loc(p, 1)]
     if R[POLICY, p] == bots.NAIVE:
         _naive_memory(S, R, p)
@@ -230,19 +234,50 @@ def _view(S, R, p, may_declare, voluntary):
 
 
 @rules_leaf
-def _perfect_memory(S, R, p):
-    """The view of seat p's perfect memory: the cards it knows on the ship (seen there, or after a
-    kraken swap known to be in one of two slots), the cards whose place it does not know, the ship
-    slots whose card it knows, how many other hand cards it does not know, the first face-down
-    island card it does not know (-1 if none)."""
+def _ship_view(S, R, p, voluntary):
+    """S[INFO] for seat p's dial (voluntary: 1 for the seat declaring of its own accord) or its choice
+    in the kraken's swap: what its memory places on the ship."""
+    S[INFO, bots.VOLUNTARY] = voluntary
+    if R[POLICY, p] == bots.NAIVE:
+        _naive_memory(S, R, p)
+    else:
+        _ship_memory(S, p)
+
+
+@rules_leaf
+def _look_view(S, R, p):
+    """S[INFO] for seat p's extra look: the ship slots its memory knows."""
+    if R[POLICY, p] == bots.NAIVE:
+        _naive_memory(S, R, p)
+    else:
+        _slot_memory(S, R, p)
+
+
+@rules_leaf
+def _ship_memory(S, p):
+    """Seat p's perfect memory: the cards it knows on the ship (seen there, or after a kraken swap known
+    to be in one of two slots) and the cards whose place it does not know."""
     info, known = S[INFO], S[KNOWN, p]
-    info[bots.PAIR] = S[PAIR, p]
     info[bots.ON_SHIP] = (known & S[PUB, SHIP_SET]) | S[SHIP_ANY, p]
     info[bots.UNKNOWN] = ALL_CARDS & ~(known | S[SHIP_ANY, p])
-    slots = 0
+
+
+@rules_leaf
+def _slot_memory(S, R, p):
+    """Seat p's perfect memory: the ship slots whose card it knows, the two slots of a kraken swap."""
+    known, slots = S[KNOWN, p], 0
     for s in range(R[PARAMS, N_SHIP]):
         slots |= ((known >> S[AT, s]) & 1) << s
-    info[bots.SLOTS_KNOWN] = slots
+    S[INFO, bots.SLOTS_KNOWN], S[INFO, bots.PAIR] = slots, S[PAIR, p]
+
+
+@rules_leaf
+def _perfect_memory(S, R, p):
+    """The whole view of seat p's perfect memory: _ship_memory, _slot_memory, how many other hand
+    cards it does not know, the first face-down island card it does not know (-1 if none)."""
+    info, known = S[INFO], S[KNOWN, p]
+    _ship_memory(S, p)
+    _slot_memory(S, R, p)
     info[bots.HIDDEN_HANDS] = popcount(S[PUB, HAND_SET] & ~known)
     hidden_island = -1
     for i in range(N_ISLAND - 1, -1, -1):
@@ -272,7 +307,7 @@ def _naive_memory(S, R, p):
 
 @rules_leaf
 def _extra_look(S, R, T, rng, log, p, exclude):
-    _view(S, R, p, 0, 0)
+    _look_view(S, R, p)
     s = bots.extra_look(R[POLICY, p], S[INFO], exclude, rng)
     if s >= 0:
         _note(S, log, L_LOOK, p, s)
@@ -325,7 +360,7 @@ def _kraken_swap(S, R, T, rng, log, p, a, b, h):
     """OC-KRAKEN-2: take ship cards a and b (looked at), keep one, shuffle the other with the kraken
     back into the two slots. Everyone sees it happen: all know the kraken is in one of them."""
     ca, cb = _see(S, log, p, a), _see(S, log, p, b)
-    _view(S, R, p, 0, 0)
+    _ship_view(S, R, p, 0)
     keep = bots.kraken_keep(R[POLICY, p], S[INFO], R[VALUES], T, ca, cb, rng)
     kept, other = (cb, ca) if keep == 1 else (ca, cb)
     _forget_pair_if_touched(S, R, a)
@@ -420,7 +455,7 @@ def _declare(S, R, T, rng, log, decl, forced, ev, n_ev, game, hand, rnd):
         total += values[S[AT, s]]
     _note(S, log, L_SUM, total)
     for q in range(n):
-        _view(S, R, q, 0, 1 if (q == decl and not forced) else 0)
+        _ship_view(S, R, q, 1 if (q == decl and not forced) else 0)
         S[DIALS, q] = bots.dial(R[POLICY, q], S[INFO], values, T, rng)
     for q in range(n):
         d = S[DIALS, q]
@@ -476,7 +511,7 @@ def _play_hand(S, R, T, rng, log, start, ev, n_ev, game, hand, out):
                 out[10] += 1
                 return _declare(S, R, T, rng, log, p, 1, ev, n_ev, game, hand, rnd)
             may_declare = 1 if rnd >= 2 and not _holds(S, R, p, KRAKEN) else 0
-            _view(S, R, p, may_declare, 0)
+            _view(S, R, p, may_declare)
             bots.turn(R[POLICY, p], S[INFO], R[VALUES], T, rng, S[CHOICE])
             if S[CHOICE, 0] == DECLARE and may_declare == 1:
                 out[9] += 1
