@@ -22,6 +22,21 @@ def test_one_and_two_jobs_give_identical_results(warm):
         assert np.array_equal(value, two.summary.tallies[key]), key
 
 
+def test_a_kept_chunk_is_not_overwritten_by_the_next(warm, rules4):
+    """The engine's blocks are reused only once no chunk holds a view of them: a chunk kept while
+    others are played keeps its own games and declarations."""
+    policy = np.array([2, 2, 2, 2])
+    kept = play(rules4, policy, 1, 0, 500)
+    copies = {k: v.copy() for k, v in kept.games.items()}
+    declarations = {k: v.copy() for k, v in kept.events["declarations"].items()}
+    for seed in (2, 3):
+        play(rules4, policy, seed, 0, 500)
+    assert all(np.array_equal(kept.games[k], v) for k, v in copies.items())
+    assert all(np.array_equal(kept.events["declarations"][k], v) for k, v in declarations.items())
+    again = play(rules4, policy, 1, 0, 500)
+    assert all(np.array_equal(again.games[k], v) for k, v in copies.items()), "a reused block gives the same chunk"
+
+
 def test_trace_replays_game_i_of_the_batch(warm, rules4):
     """`sim trace --seed S --index I` is game I of the batch run with seed S; same seed, same trace."""
     policy = np.array([0, 1, 2, 2])
