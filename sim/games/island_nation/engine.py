@@ -54,6 +54,7 @@ from sim.games.island_nation.state import (
     MOVE,
     N_PENDING,
     NLOG,
+    ONE,
     OVER,
     RADAR,
     REASON,
@@ -67,10 +68,12 @@ from sim.games.island_nation.state import (
     first_target_is,
     frogman_shot_victim,
     has,
-    image,
+    image,  # noqa: F401 (the byte-table image the rule tests walk, beside image_of)
+    image_of,
     in_window,
     loyal_alive,
     loyal_mask,
+    popcount,
     set_size,
     with_point,
     without_point,
@@ -170,10 +173,13 @@ def _hidden_reach(T, P, st, start, max_steps, include_start, m0, m1):
     for _ in range(max_steps):
         n0 = np.uint64(0)
         n1 = np.uint64(0)
-        for d in range(6):
-            i0, i1 = image(T.trans, d, r0, r1)
-            n0 |= i0
-            n1 |= i1
+        for w in range(2):
+            x = r0 if w == 0 else r1
+            while x != np.uint64(0):
+                p = 64 * w + popcount((x & (np.uint64(0) - x)) - ONE)
+                x &= x - ONE
+                n0 |= T.roadmask[p, 0]
+                n1 |= T.roadmask[p, 1]
         n0 &= ~m0
         n1 &= ~m1
         if window:
@@ -228,7 +234,7 @@ def frogman_turn(T, P, st, bot, rng, log):
         n_path += 1
         spent += 1
         if not hidden:
-            s0, s1 = image(T.trans, d, st.bel[0], st.bel[1])
+            s0, s1 = image_of(T, d, st.bel[0], st.bel[1])
             s0 &= ~m0
             s1 &= ~m1
             if window:

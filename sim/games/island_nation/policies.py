@@ -35,6 +35,7 @@ from sim.games.island_nation.state import (
     INLINE,
     JIT,
     MOVE,
+    ONE,
     RADAR,
     ROUND,
     SHOOT,
@@ -44,10 +45,11 @@ from sim.games.island_nation.state import (
     first_target_is,
     frogman_shot_victim,
     has,
-    image,
+    image_of,
     in_window,
     loyal_alive,
     loyal_mask,
+    popcount,
     set_size,
     with_point,
 )
@@ -57,6 +59,7 @@ ARTILLERY_BOTS = ("random", "patrol", "hunter")
 RUNNER, GHOST = 1, 2
 PATROL, HUNTER = 1, 2
 FAR = 6  # road distance beyond which an artillery is no threat this round
+WEIGHED_SET = 24  # public sets up to this size: the hunter scores only the candidates weighing them
 
 
 # ---------------------------------------------------------------- placement (IN-SETUP-3/4)
@@ -81,20 +84,20 @@ def artillery_start(bot, k, T, st, rng):
 @njit(**JIT)
 def _farthest_point(T, st, k, offset):
     """The numbered point farthest by road from the k artillery placed so far, ties to the first
-    going round the numbered points from the ``offset``-th. ``st.spread[p]`` keeps the distance
-    from p to the nearest of them, brought up to date with artillery k - 1."""
-    a = st.apos[k - 1]
-    for p in range(T.n):
-        d = min(T.road_dist[a, p], T.n)
-        st.spread[p] = d if k == 1 or d < st.spread[p] else st.spread[p]
+    going round the numbered points from the ``offset``-th. ``st.spread[i]`` keeps the distance
+    from the i-th numbered point to the nearest of them, brought up to date with artillery k - 1."""
+    row = T.numbered_dist[st.apos[k - 1]]
+    n = row.shape[0]
+    spread = st.spread[:n]
     farthest = 0
-    for q in T.numbered_points:
-        farthest = max(farthest, st.spread[q])
-    n = T.numbered_points.shape[0]
+    for i in range(n):
+        d = row[i] if k == 1 else min(row[i], spread[i])
+        spread[i] = d
+        farthest = max(farthest, d)
     for i in range(offset, n + offset):
-        q = T.numbered_points[i if i < n else i - n]
-        if st.spread[q] == farthest:
-            return q
+        j = i if i < n else i - n
+        if spread[j] == farthest:
+            return T.numbered_points[j]
     return -1
 
 
@@ -216,7 +219,7 @@ def frogman_step(bot, T, P, st, rng, spent, ap, hidden, m0, m1):
         if q == can and not hidden:
             score -= 10.0
         if bot == GHOST and not hidden:
-            s0, s1 = image(T.trans, d, st.bel[0], st.bel[1])
+            s0, s1 = image_of(T, d, st.bel[0], st.bel[1])
             s0 &= ~m0
             s1 &= ~m1
             if window:
@@ -395,7 +398,11 @@ def _hunter_goal(T, P, k, st, rng, radius, can_shoot, size):
     (with a shot left) + the set's points adjacent to it (+ 2 x the set's points within 3 steps of
     an evac point from the round before the window), minus half the set per other artillery
     within 1 step (``score / size - crowd / 2`` in integers). Ties go to the first best found going
-    round the candidates (nearest first) from a random one: one random number a decision."""
+    round the candidates (nearest first) from a random one: one random number a decision.
+
+    Only candidates that weigh a point of the set (``T.weighers``) can score above 0: when the set
+    is small those are scored alone, against the first uncrowded other candidate (score 0) going
+    round (``_weighing_goal``); the same choice as scoring every candidate."""
     a = st.apos[k]
     late = st.g[ROUND] >= P.evac_from - 1
     crowded0 = np.uint64(0)
@@ -408,6 +415,10 @@ def _hunter_goal(T, P, k, st, rng, radius, can_shoot, size):
     i = below(rng, n)
     s0, s1 = st.bel[0], st.bel[1]
     quiet = (s0 & T.zonemask[a, radius, 0]) | (s1 & T.zonemask[a, radius, 1]) == np.uint64(0)
+    if not quiet and size <= WEIGHED_SET:
+        q = _weighing_goal(T, P, k, st, i, radius, can_shoot, size, late, crowded0, crowded1)
+        if q >= 0:
+            return q
     best_q, best = a, -(1 << 62)
     for _ in range(n):
         q = T.ball_points[a, i]
@@ -423,6 +434,51 @@ def _hunter_goal(T, P, k, st, rng, radius, can_shoot, size):
         if quiet and best == 0:
             break  # nothing beats an uncrowded candidate when no score can be positive
     return best_q
+
+
+@njit(**INLINE)
+def _weighing_goal(T, P, k, st, start, radius, can_shoot, size, late, crowded0, crowded1):
+    """``_hunter_goal`` for a small public set: the candidates weighing a point of the set are
+    scored (rank ``T.ball_rank`` from the ``start``-th candidate breaks ties), every other one
+    scores 0, or less if crowded: the first uncrowded one going round stands for them. -1 when
+    every other candidate is crowded and none weighing the set scores 0 or more (the caller then
+    scores them all)."""
+    a = st.apos[k]
+    s0, s1 = st.bel[0], st.bel[1]
+    w0 = np.uint64(0)
+    w1 = np.uint64(0)
+    for h in range(2):
+        x = s0 if h == 0 else s1
+        while x != np.uint64(0):
+            p = 64 * h + popcount((x & (np.uint64(0) - x)) - ONE)
+            x &= x - ONE
+            w0 |= T.weighers[p, 0]
+            w1 |= T.weighers[p, 1]
+    w0 &= T.ballmask[a, radius, 0]
+    w1 &= T.ballmask[a, radius, 1]
+    n = T.ball_count[a, radius]
+    best_q, best, best_turn = -1, -(1 << 62), n
+    for h in range(2):
+        x = w0 if h == 0 else w1
+        while x != np.uint64(0):
+            q = 64 * h + popcount((x & (np.uint64(0) - x)) - ONE)
+            x &= x - ONE
+            score = _hunter_value(T, st, s0, s1, q, can_shoot, late)
+            if has(crowded0, crowded1, q):
+                score -= size * _crowd(T, P, k, st, q)
+            turn = T.ball_rank[a, q] - start
+            turn = turn + n if turn < 0 else turn
+            if score > best or (score == best and turn < best_turn):
+                best_q, best, best_turn = q, score, turn
+    if best > 0:
+        return best_q
+    i = start
+    for turn in range(n):
+        q = T.ball_points[a, i]
+        i = i + 1 if i + 1 < n else 0
+        if not has(w0 | crowded0, w1 | crowded1, q):
+            return q if best < 0 or turn < best_turn else best_q
+    return best_q if best == 0 else -1
 
 
 @njit(**INLINE)

@@ -16,8 +16,8 @@
 * ``counts[p]``: the best shot line from point p (direction, count) for the public set
   ``counted_for`` (see ``policies.best_line_cached``); ``counted`` is the set of points whose row is filled in,
 * ``plan``: where the hunter on turn is heading and for what (``policies._hunter_plan``), made for
-  the public set ``planned_for``; ``spread[p]``: road distance from p to the nearest artillery
-  placed so far (hunter placement, ``policies._farthest_point``).
+  the public set ``planned_for``; ``spread[i]``: road distance from the i-th numbered point to
+  the nearest artillery placed so far (hunter placement, ``policies._farthest_point``).
 """
 
 from __future__ import annotations
@@ -72,7 +72,7 @@ def new_state() -> State:
                  np.zeros((MAX_ART, 3), np.int64), np.zeros(8, np.int64), np.zeros(4, np.uint64),
                  np.zeros(16, np.int64), np.zeros((MAX_POINTS, 2), np.int64), np.zeros(2, np.uint64),
                  np.zeros(2, np.uint64), np.full(6, -1, np.int64), np.zeros(2, np.uint64),
-                 np.zeros(MAX_POINTS, np.int64))
+                 np.zeros(MAX_POINTS, np.int16))
 
 
 @njit(**JIT)
@@ -124,6 +124,27 @@ def image(trans, d, s0, s1):
         if v != np.uint64(0):
             r0 |= trans[k + 8, v, d, 0]
             r1 |= trans[k + 8, v, d, 1]
+    return r0, r1
+
+
+SMALL_SET = 10  # up to this many points, ``image_of`` follows each point's road instead of the byte table
+
+
+@njit(**JIT)
+def image_of(T, d, s0, s1):
+    """``image`` of the set in direction ``d`` (IN-BELIEF-2): a small set (the usual case after the
+    first round) follows the road step of each of its points, a large one reads ``T.trans``."""
+    if set_size(s0, s1) > SMALL_SET:
+        return image(T.trans, d, s0, s1)
+    r0 = np.uint64(0)
+    r1 = np.uint64(0)
+    for w in range(2):
+        x = s0 if w == 0 else s1
+        while x != np.uint64(0):
+            q = T.road_step[64 * w + popcount((x & (np.uint64(0) - x)) - ONE), d]
+            x &= x - ONE
+            if q >= 0:
+                r0, r1 = with_point(r0, r1, q)
     return r0, r1
 
 

@@ -14,6 +14,11 @@ distances, the evac points, and the bitset tables of the public belief (IN-BELIE
   if p == q or q is out of reach).
 * ``zonemask[p, r]``: every point a hunter within ``r`` road steps of ``p`` weighs: the lines and
   neighbours of each such point, and the points within 3 steps of each such evac point.
+* ``numbered_dist[p, i]``: road distance from p to the i-th numbered point (at most n).
+* ``roadmask[p]``: the points one road step from p.
+* ``ball_rank[p, q]``: the place of q in ``ball_points[p]`` (points by road distance from p).
+* ``weighers[s]``: the points whose hunter score weighs point s: s is on one of their shot lines or
+  next to them, or they are an evac point within 3 road steps of s (lines and roads run both ways).
 * ``log2_size[s]``: log2 of a set size s (of 1 for the empty set), for the ghost frogman.
 
 ``Params`` holds the rule values of one run as plain integers. Directions are 0..5 inside the
@@ -36,7 +41,7 @@ DIST_CAP = 30_000  # road distances are kept as int16 (small tables stay in the 
 Tables = namedtuple("Tables", [
     "n", "road_step", "line", "road_dist", "evac_dist", "is_evac", "evac_points", "numbered_points",
     "trans", "linemask", "starmask", "ballmask", "zonemask", "ball_points", "ball_count", "evac_mask", "numbered_mask",
-    "log2_size", "toward",
+    "log2_size", "toward", "numbered_dist", "ball_rank", "weighers", "roadmask",
 ])
 
 Params = namedtuple("Params", [
@@ -97,7 +102,11 @@ def pack_board(board, shot_range: int = 3) -> Tables:
                   _zones(ballmask, starmask, ball_points, ball_count, is_evac), ball_points, ball_count,
                   _set_words(evac_points), _set_words(numbered),
                   np.log2(np.maximum(1, np.arange(MAX_POINTS + 1))).astype(np.float64),
-                  _toward(road_step, road_dist))
+                  _toward(road_step, road_dist),
+                  np.ascontiguousarray(np.minimum(road_dist[:, numbered], n), dtype=np.int16),
+                  np.argsort(ball_points, axis=1, kind="stable").astype(np.int16),
+                  starmask | ballmask[:, 1] | (ballmask[:, 3] & _set_words(evac_points)),
+                  np.array([_set_words([q for q in road_step[p] if q >= 0]) for p in range(n)]).reshape(n, 2))
 
 
 def _zones(ballmask, starmask, ball_points, ball_count, is_evac) -> np.ndarray:
