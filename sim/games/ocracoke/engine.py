@@ -52,7 +52,6 @@ from sim.games.ocracoke.policies import (
 from sim.games.ocracoke.rules import GHOST, KRAKEN, MAX_ROUNDS, MERMAID, N_CARDS, N_ISLAND
 
 MAX_HANDS = 1000  # safety stop (OC-ASM-CAP); the column `capped` counts games that reach it
-EVENT_BLOCK = 128  # declarations buffered row by row in play_batch before they are stored by column
 
 GAME_COLUMNS = ("hands", "gold_0", "gold_1", "gold_2", "gold_3", "win_0", "win_1", "win_2", "win_3",
                 "declared", "forced", "capped")
@@ -475,18 +474,18 @@ def _declare(S, R, T, rng, log, decl, forced, ev, n_ev, game, hand, rnd):
             S[GOLD, q] += S[PAID + r, q]
         _note(S, log, L_DIAL, q, d)
         _note(S, log, L_PAY, q, S[PAID, q], S[PAID + 1, q], S[PAID + 2, q], S[PAID + 3, q], S[PAID + 4, q])
-    if n_ev < ev.shape[0]:  # one row per declaration, one column per EVENT_COLUMNS entry
-        row = ev[n_ev]
-        row[0], row[1], row[2], row[3], row[4], row[5] = game, hand, rnd, decl, forced, total
+    if n_ev < ev.shape[1]:  # one row per EVENT_COLUMNS entry, one column per declaration
+        ev[0, n_ev], ev[1, n_ev], ev[2, n_ev], ev[3, n_ev], ev[4, n_ev], ev[5, n_ev] = (
+            game, hand, rnd, decl, forced, total)
         for q in range(4):
-            row[6 + q] = S[DIALS, q] if q < n else -1
+            ev[6 + q, n_ev] = S[DIALS, q] if q < n else -1
             for r in range(5):
-                row[10 + 4 * r + q] = S[PAID + r, q] if q < n else 0
+                ev[10 + 4 * r + q, n_ev] = S[PAID + r, q] if q < n else 0
             held = 0
             if q < n:
                 for k in range(hpp):
                     held |= 1 << S[AT, hand_loc(q, k)]
-            row[30 + q] = held
+            ev[30 + q, n_ev] = held
     return n_ev + 1
 
 
@@ -564,24 +563,8 @@ def play_batch(seed, start, count, R, T, games, events, log):
     written) and the number of log rows written."""
     S = np.zeros((S_ROWS, N_LOC), np.int64)
     rng = np.empty(4, np.uint64)
-    rows = np.empty((EVENT_BLOCK + MAX_HANDS, events.shape[0]), np.int64)  # a game's rows always fit
-    n_ev, pending = 0, 0
+    n_ev = 0
     for g in range(count):
         seed_stream(rng, seed, start + g)
-        pending = _play_game(S, R, T, rng, log, rows, pending, start + g, games[:, g])
-        if pending >= EVENT_BLOCK or g == count - 1:
-            _store_events(rows, pending, events, n_ev)
-            n_ev += pending
-            pending = 0
+        n_ev = _play_game(S, R, T, rng, log, events, n_ev, start + g, games[:, g])
     return n_ev, S[PUB, LOGN]
-
-
-@rules_code
-def _store_events(rows, n_rows, events, first):
-    """Copy the declarations buffered row by row into the columns of ``events`` from column ``first``,
-    a block at a time so that each column is written in runs; those beyond its capacity are dropped."""
-    n = min(n_rows, events.shape[1] - first)
-    for j in range(events.shape[0]):
-        column = events[j]
-        for i in range(n):
-            column[first + i] = rows[i, j]
