@@ -45,7 +45,7 @@ def play_hand_checked(S, R, T, rng, start):
     for rnd in range(1, 4):
         for t in range(n):
             p = (start + t) % n
-            may = 1 if rnd >= 2 and not E._holds(S, R, p, KRAKEN) else 0
+            may = 1 if rnd >= 2 and not E._holds(S, p, KRAKEN) else 0
             E._view(S, R, p, may)
             bots.turn(R[E.POLICY, p], S[E.INFO], R[E.VALUES], T, rng, S[E.CHOICE])
             if S[E.CHOICE, 0] == bots.DECLARE and may:

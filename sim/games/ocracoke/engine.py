@@ -132,11 +132,9 @@ def _forget_pair_if_touched(S, R, loc):
 
 
 @rules_leaf
-def _holds(S, R, p, card):
-    for k in range(R[PARAMS, HAND_CARDS]):
-        if S[AT, hand_loc(p, k)] == card:
-            return True
-    return False
+def _holds(S, p, card):
+    """Seat p holds the card (a seat's second hand location is empty, -1, unless it has 2 cards)."""
+    return (S[AT, hand_loc(p, 0)] == card) | (S[AT, hand_loc(p, 1)] == card)
 
 
 # ---------------------------------------------------------------- setup (OC-SETUP-*)
@@ -504,12 +502,12 @@ def _play_hand(S, R, T, rng, log, start, ev, n_ev, game, hand, out):
         for t in range(n):
             p = start + t - n if start + t >= n else start + t  # clockwise from the start player
             if rnd == MAX_ROUNDS:
-                while _holds(S, R, p, KRAKEN):
+                while _holds(S, p, KRAKEN):
                     _note(S, log, L_PASS, p)
                     p = (p + 1) % n
                 out[10] += 1
                 return _declare(S, R, T, rng, log, p, 1, ev, n_ev, game, hand, rnd)
-            may_declare = 1 if rnd >= 2 and not _holds(S, R, p, KRAKEN) else 0
+            may_declare = 0 if rnd < 2 or _holds(S, p, KRAKEN) else 1
             _view(S, R, p, may_declare)
             bots.turn(R[POLICY, p], S[INFO], R[VALUES], T, rng, S[CHOICE])
             if S[CHOICE, 0] == DECLARE and may_declare == 1:
