@@ -72,7 +72,7 @@ def new_state() -> State:
                  np.zeros((MAX_ART, 3), np.int64), np.zeros(8, np.int64), np.zeros(4, np.uint64),
                  np.zeros(16, np.int64), np.zeros((MAX_POINTS, 2), np.int64), np.zeros(2, np.uint64),
                  np.zeros(2, np.uint64), np.full(6, -1, np.int64), np.zeros(2, np.uint64),
-                 np.zeros(MAX_POINTS, np.int16))
+                 np.zeros(MAX_POINTS, np.int8))
 
 
 @njit(**JIT)

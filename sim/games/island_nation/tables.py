@@ -14,7 +14,7 @@ distances, the evac points, and the bitset tables of the public belief (IN-BELIE
   if p == q or q is out of reach).
 * ``zonemask[p, r]``: every point a hunter within ``r`` road steps of ``p`` weighs: the lines and
   neighbours of each such point, and the points within 3 steps of each such evac point.
-* ``numbered_dist[p, i]``: road distance from p to the i-th numbered point (at most n).
+* ``numbered_dist[p, i]``: road distance from p to the i-th numbered point.
 * ``roadmask[p]``: the points one road step from p.
 * ``ball_rank[p, q]``: the place of q in ``ball_points[p]`` (points by road distance from p).
 * ``weighers[s]``: the points whose hunter score weighs point s: s is on one of their shot lines or
@@ -36,7 +36,7 @@ from sim.games.island_nation.rules import EFFECTS, LAST_ROUND, IslandNationRules
 from sim.games.island_nation.state import MAX_POINTS
 
 MAX_RADIUS = 3
-DIST_CAP = 30_000  # road distances are kept as int16 (small tables stay in the L1 cache)
+DIST_CAP = 127  # road distances are kept as int8 (small tables stay in the L1 cache): at most 127 on 128 points
 
 Tables = namedtuple("Tables", [
     "n", "road_step", "line", "road_dist", "evac_dist", "is_evac", "evac_points", "numbered_points",
@@ -65,7 +65,7 @@ def pack_board(board, shot_range: int = 3) -> Tables:
         raise ScenarioError(board.name, "points", f"at most {MAX_POINTS} points (two 64-bit words of belief)", n)
     road_step = np.ascontiguousarray(board.road_step, dtype=np.int8)
     line = np.ascontiguousarray(board.line[:, :, :shot_range], dtype=np.int8)
-    road_dist = np.ascontiguousarray(np.minimum(board.road_dist, DIST_CAP), dtype=np.int16)
+    road_dist = np.ascontiguousarray(np.minimum(board.road_dist, DIST_CAP), dtype=np.int8)
     is_evac = np.asarray(board.is_evac, dtype=np.int8)
     evac_points = np.flatnonzero(is_evac).astype(np.int64)
     numbered = np.flatnonzero(is_evac == 0).astype(np.int64)
@@ -103,8 +103,8 @@ def pack_board(board, shot_range: int = 3) -> Tables:
                   _set_words(evac_points), _set_words(numbered),
                   np.log2(np.maximum(1, np.arange(MAX_POINTS + 1))).astype(np.float64),
                   _toward(road_step, road_dist),
-                  np.ascontiguousarray(np.minimum(road_dist[:, numbered], n), dtype=np.int16),
-                  np.argsort(ball_points, axis=1, kind="stable").astype(np.int16),
+                  np.ascontiguousarray(road_dist[:, numbered]),
+                  np.argsort(ball_points, axis=1, kind="stable").astype(np.int8),
                   starmask | ballmask[:, 1] | (ballmask[:, 3] & _set_words(evac_points)),
                   np.array([_set_words([q for q in road_step[p] if q >= 0]) for p in range(n)]).reshape(n, 2))
 
