@@ -87,7 +87,7 @@ def test_in_move_1_2_4_announced_steps_follow_roads_and_belief_maps_through_them
     f = ix["64"]
     for d in (6, 1, 6):
         f = T.road_step[f, d - 1]
-        s0, s1 = E.image(T.trans, d - 1, s0, s1)
+        s0, s1 = E.image_of(T, d - 1, s0, s1)
     assert board.labels[f] == "11"
     assert f in members(s0, s1, T.n)
     expected = set()

@@ -68,7 +68,6 @@ from sim.games.island_nation.state import (
     first_target_is,
     frogman_shot_victim,
     has,
-    image,  # noqa: F401 (the byte-table image the rule tests walk, beside image_of)
     image_of,
     in_window,
     loyal_alive,
