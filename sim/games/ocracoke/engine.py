@@ -525,7 +525,7 @@ def _play_hand(S, R, T, rng, log, start, ev, n_ev, game, hand, out):
     return n_ev
 
 
-@rules_code
+@rules_leaf
 def _play_game(S, R, T, rng, log, ev, n_ev, game, out):
     """OC-END-1, OC-END-2, OC-NEXT-1, OC-NEXT-2: hands until someone has 5 gold, the start player
     moving left each hand; the most gold wins, ties share."""

@@ -54,8 +54,9 @@ rules_code = njit(cache=True, _nrt=False, error_model="numpy")
 # The functions on the hot path (a turn, an action, the bots' choices, the posterior lookup) are inlined
 # by LLVM into the hand loop: a call passing S, R, T, rng and log costs ~40 machine words of arguments,
 # more than most of these functions' own work. LLVM-level inlining (forceinline) compiles much faster
-# than numba's inline="always". A rare path (a card seen in a kraken-swapped pair), the deal's shuffle
-# and the game loop stay ordinary calls.
+# than numba's inline="always". The game loop too is inlined into play_batch, where the state array is
+# made: its shape is then a constant (no strides loaded for every access). A rare path (a card seen in a
+# kraken-swapped pair) and the deal's shuffle stay ordinary calls.
 rules_leaf = njit(cache=True, _nrt=False, error_model="numpy", forceinline=True)
 
 BOTS = ("random", "naive", "counter")
