@@ -116,3 +116,21 @@ def test_monte_carlo_declaration_agrees_with_exact_enumeration(warm, rules4):
     assert estimate.lo <= exact <= estimate.hi, (exact, estimate)
     assert exact == pytest.approx(max(float(g) for g in gold)), "the counter's dial is the exact best one"
     assert S[E.AT, hand(0)] == SEAT0_HAND
+
+
+def test_decision_rows_are_shared_only_by_states_with_equal_expectations(warm, rules4):
+    """OC-COMP-1 (purple cards worth 0): the decision table keeps one row per unknown_index; every
+    set of unknown cards sharing a row has exactly the expected-gold table of the row's first set."""
+    from sim.games.ocracoke import expected_gold_tables
+    from sim.games.ocracoke.policies import unknown_index
+    from sim.games.ocracoke.rules import GHOST, pack
+
+    T = expected_gold_tables(pack(rules4))
+    first = {}
+    for u in range(T.shape[0]):
+        first.setdefault(unknown_index(u), u)
+    assert len(first) == T.shape[0] // 2
+    for u in range(T.shape[0]):
+        i = unknown_index(u)
+        assert first[i] == (i >> 2) | (((1 << (i & 3)) - 1) << GHOST)
+        assert np.array_equal(T[u], T[first[i]]), u
