@@ -54,7 +54,6 @@ from sim.games.island_nation.state import (
     MOVE,
     N_PENDING,
     NLOG,
-    ONE,
     OVER,
     RADAR,
     REASON,
@@ -72,8 +71,8 @@ from sim.games.island_nation.state import (
     in_window,
     loyal_alive,
     loyal_mask,
-    popcount,
     set_size,
+    union_of,
     with_point,
     without_point,
 )
@@ -170,15 +169,7 @@ def _hidden_reach(T, P, st, start, max_steps, include_start, m0, m1):
     u0 = np.uint64(0)
     u1 = np.uint64(0)
     for _ in range(max_steps):
-        n0 = np.uint64(0)
-        n1 = np.uint64(0)
-        for w in range(2):
-            x = r0 if w == 0 else r1
-            while x != np.uint64(0):
-                p = 64 * w + popcount((x & (np.uint64(0) - x)) - ONE)
-                x &= x - ONE
-                n0 |= T.roadmask[p, 0]
-                n1 |= T.roadmask[p, 1]
+        n0, n1 = union_of(T.roadmask, r0, r1)
         n0 &= ~m0
         n1 &= ~m1
         if window:

@@ -51,6 +51,7 @@ from sim.games.island_nation.state import (
     loyal_mask,
     popcount,
     set_size,
+    union_of,
     with_point,
 )
 
@@ -445,15 +446,7 @@ def _weighing_goal(T, P, k, st, start, radius, can_shoot, size, late, crowded0, 
     scores them all)."""
     a = st.apos[k]
     s0, s1 = st.bel[0], st.bel[1]
-    w0 = np.uint64(0)
-    w1 = np.uint64(0)
-    for h in range(2):
-        x = s0 if h == 0 else s1
-        while x != np.uint64(0):
-            p = 64 * h + popcount((x & (np.uint64(0) - x)) - ONE)
-            x &= x - ONE
-            w0 |= T.weighers[p, 0]
-            w1 |= T.weighers[p, 1]
+    w0, w1 = union_of(T.weighers, s0, s1)
     w0 &= T.ballmask[a, radius, 0]
     w1 &= T.ballmask[a, radius, 1]
     n = T.ball_count[a, radius]

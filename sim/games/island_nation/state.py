@@ -148,6 +148,21 @@ def image_of(T, d, s0, s1):
     return r0, r1
 
 
+@njit(**INLINE)
+def union_of(rows, s0, s1):
+    """The union of the sets ``rows[p]`` (two words each) over the points p of the set (s0, s1)."""
+    u0 = np.uint64(0)
+    u1 = np.uint64(0)
+    for w in range(2):
+        x = s0 if w == 0 else s1
+        while x != np.uint64(0):
+            p = 64 * w + popcount((x & (np.uint64(0) - x)) - ONE)
+            x &= x - ONE
+            u0 |= rows[p, 0]
+            u1 |= rows[p, 1]
+    return u0, u1
+
+
 @njit(**JIT)
 def first_point(s0, s1):
     """The lowest point of a non-empty set (its count of trailing zero bits)."""
