@@ -107,7 +107,7 @@ def test_monte_carlo_declaration_agrees_with_exact_enumeration(warm, rules4):
             assert S[E.AT, slot] == card
             learn(S, 0, slot)
         S[E.GOLD, :] = 0
-        E._declare(S, R, T, rng, NO_LOG, 1, 1, np.zeros((34, 1), np.int64), 0, 0, 1, 4)
+        E._declare(S, R, T, rng, NO_LOG, 1, 1, np.zeros((34, 1), np.int32), 0, 0, 1, 4)
         won[i] = S[E.GOLD, 0]
         dials.add(int(S[E.DIALS, 0]))
     assert len(dials) == 1, "the information state, hence the dial, is the same every time"

@@ -76,14 +76,14 @@ def rules_array(rules: OcracokeRules, policy: np.ndarray) -> np.ndarray:
     return R
 
 
-def _block(name: str, rows: int, columns: int) -> np.ndarray:
-    """An int64 (rows, columns) block for play_batch to fill: the last one of this name again when no
+def _block(name: str, rows: int, columns: int, dtype=np.int64) -> np.ndarray:
+    """A (rows, columns) block for play_batch to fill: the last one of this name again when no
     chunk still holds a view of it and it is large enough, else a new one. Memory touched for the first
     time costs the kernel a page fault and a page of zeros each: ~10 % of a chunk's time."""
     block = getattr(_SPARE, name, None)
     # 3 references when nothing else holds it: the thread-local slot, `block`, getrefcount's argument
     if block is None or block.shape[0] != rows or block.shape[1] < columns or sys.getrefcount(block) > 3:
-        block = np.empty((rows, columns), np.int64)
+        block = np.empty((rows, columns), dtype)
         setattr(_SPARE, name, block)
     return block[:, :columns]
 
@@ -96,7 +96,7 @@ def play_chunk(rules: OcracokeRules, policy: np.ndarray, seed: int, start: int, 
     games = _block("games", len(GAME_COLUMNS), count)  # one row per column: the columns are views
     capacity = 3 * count + 64  # declarations (about 2.4 per game with the base rules)
     while True:
-        events = _block("events", len(EVENT_COLUMNS), capacity)  # one block: the columns are views
+        events = _block("events", len(EVENT_COLUMNS), capacity, np.int32)  # one block: the columns are views
         log[:] = 0
         n_ev, n_log = play_batch(seed, start, count, R, T, games, events, log)
         if n_ev <= capacity:
@@ -104,8 +104,12 @@ def play_chunk(rules: OcracokeRules, policy: np.ndarray, seed: int, start: int, 
         capacity = n_ev
     columns = {"game": np.arange(start, start + count, dtype=np.int64)}
     columns.update({name: games[j] for j, name in enumerate(GAME_COLUMNS)})
-    columns.update({f"bot_{q}": np.full(count, R[R_ROWS - 1, q], np.int64) for q in range(4)})
+    bots = _block("bots", 4, count)
+    bots[:] = R[R_ROWS - 1, :4, None]
+    columns.update({f"bot_{q}": bots[q] for q in range(4)})
     declarations = {name: events[j, :n_ev] for j, name in enumerate(EVENT_COLUMNS)}
+    game = _block("declaration_game", 1, capacity)[0, :n_ev]
+    declarations["game"] = np.add(events[0, :n_ev], np.int64(start), out=game)  # play_batch numbers within the batch
     return Chunk(columns, {"declarations": declarations}), int(n_log)
 
 

@@ -472,7 +472,7 @@ def _declare(S, R, T, rng, log, decl, forced, ev, n_ev, game, hand, rnd):
             S[GOLD, q] += S[PAID + r, q]
         _note(S, log, L_DIAL, q, d)
         _note(S, log, L_PAY, q, S[PAID, q], S[PAID + 1, q], S[PAID + 2, q], S[PAID + 3, q], S[PAID + 4, q])
-    if n_ev < ev.shape[1]:  # one row per EVENT_COLUMNS entry, one column per declaration
+    if n_ev < ev.shape[1]:  # one row per EVENT_COLUMNS entry, one column per declaration (game: in the batch)
         ev[0, n_ev], ev[1, n_ev], ev[2, n_ev], ev[3, n_ev], ev[4, n_ev], ev[5, n_ev] = (
             game, hand, rnd, decl, forced, total)
         for q in range(4):
@@ -556,7 +556,9 @@ def _play_game(S, R, T, rng, log, ev, n_ev, game, out):
 @njit(cache=True)
 def play_batch(seed, start, count, R, T, games, events, log):
     """Play games start..start+count-1 of the run ``seed`` into ``games`` (one row per GAME_COLUMNS entry,
-    one column per game) and ``events`` (one column per EVENT_COLUMNS entry, one entry per declaration);
+    one column per game) and ``events`` (int32: one row per EVENT_COLUMNS entry, one column per declaration,
+    its game numbered within the batch: 0..count-1; every value is small, and the narrower block halves the
+    memory written per declaration);
     return the number of declarations (those beyond the capacity of ``events`` are counted, not
     written) and the number of log rows written."""
     S = np.zeros((S_ROWS, N_LOC), np.int64)
@@ -564,5 +566,5 @@ def play_batch(seed, start, count, R, T, games, events, log):
     n_ev = 0
     for g in range(count):
         seed_stream(rng, seed, start + g)
-        n_ev = _play_game(S, R, T, rng, log, events, n_ev, start + g, games[:, g])
+        n_ev = _play_game(S, R, T, rng, log, events, n_ev, g, games[:, g])
     return n_ev, S[PUB, LOGN]
