@@ -70,7 +70,6 @@ from sim.games.island_nation.state import (
     image_of,
     in_window,
     loyal_alive,
-    loyal_mask,
     set_size,
     union_of,
     with_point,
@@ -129,7 +128,7 @@ def _frogman_shoots(T, P, st, log, d, hidden):
     victim = frogman_shot_victim(T.line, st, P.n_art, f, d)
     st.g[FBUL] -= 1
     if not hidden:  # a frogman on p could have made this shot (on a shared point the shooter picks)
-        l0, l1 = loyal_mask(st, P.n_art)
+        l0, l1 = artillery_mask(st, P.n_art, loyal_only=True)
         target = st.apos[victim] if victim >= 0 else -1
         s0, s1 = st.bel[0], st.bel[1]
         for p in range(T.n):

@@ -47,9 +47,8 @@ from sim.games.island_nation.state import (
     has,
     image_of,
     in_window,
+    lowest_bit,
     loyal_alive,
-    loyal_mask,
-    popcount,
     set_size,
     union_of,
     with_point,
@@ -171,7 +170,7 @@ def frogman_shot(bot, T, P, st, rng):
 def _shot_belief_size(T, P, st, victim):
     """Size the public set would keep if the frogman's shot hit ``victim`` (IN-BELIEF-5), named by
     ``frogman_shot_victim`` (so the one any shot reaching its point first would hit)."""
-    l0, l1 = loyal_mask(st, P.n_art)
+    l0, l1 = artillery_mask(st, P.n_art, loyal_only=True)
     count = 0
     for p in range(T.n):
         if has(st.bel[0], st.bel[1], p) and first_target_is(T.line, l0, l1, p, st.apos[victim]):
@@ -454,7 +453,7 @@ def _weighing_goal(T, P, k, st, start, radius, can_shoot, size, late, crowded0, 
     for h in range(2):
         x = w0 if h == 0 else w1
         while x != np.uint64(0):
-            q = 64 * h + popcount((x & (np.uint64(0) - x)) - ONE)
+            q = 64 * h + lowest_bit(x)
             x &= x - ONE
             score = _hunter_value(T, st, s0, s1, q, can_shoot, late)
             if has(crowded0, crowded1, q):

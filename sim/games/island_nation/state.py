@@ -26,6 +26,7 @@ from collections import namedtuple
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 State = namedtuple("State", ["g", "apos", "ahp", "abul", "traitor", "bel", "path", "sizes", "hand", "deck",
                              "ability", "pending", "rng", "scratch", "counts", "counted_for", "counted", "plan",
@@ -82,6 +83,12 @@ def popcount(x):
     x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
     x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
     return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@njit(**INLINE)
+def lowest_bit(x):
+    """The index of the lowest set bit of a non-zero uint64 (its count of trailing zero bits)."""
+    return np.int64(trailing_zeros(x))
 
 
 @njit(**JIT)
@@ -141,7 +148,7 @@ def image_of(T, d, s0, s1):
     for w in range(2):
         x = s0 if w == 0 else s1
         while x != np.uint64(0):
-            q = T.road_step[64 * w + popcount((x & (np.uint64(0) - x)) - ONE), d]
+            q = T.road_step[64 * w + lowest_bit(x), d]
             x &= x - ONE
             if q >= 0:
                 r0, r1 = with_point(r0, r1, q)
@@ -156,7 +163,7 @@ def union_of(rows, s0, s1):
     for w in range(2):
         x = s0 if w == 0 else s1
         while x != np.uint64(0):
-            p = 64 * w + popcount((x & (np.uint64(0) - x)) - ONE)
+            p = 64 * w + lowest_bit(x)
             x &= x - ONE
             u0 |= rows[p, 0]
             u1 |= rows[p, 1]
@@ -165,19 +172,18 @@ def union_of(rows, s0, s1):
 
 @njit(**JIT)
 def first_point(s0, s1):
-    """The lowest point of a non-empty set (its count of trailing zero bits)."""
-    if s0 != np.uint64(0):
-        return popcount((s0 & (np.uint64(0) - s0)) - ONE)
-    return 64 + popcount((s1 & (np.uint64(0) - s1)) - ONE)
+    """The lowest point of a non-empty set."""
+    return lowest_bit(s0) if s0 != np.uint64(0) else 64 + lowest_bit(s1)
 
 
 @njit(**JIT)
-def artillery_mask(st, n_art):
-    """Points holding a living artillery (the frogman may not pass or stop there, IN-MOVE-4)."""
+def artillery_mask(st, n_art, loyal_only=False):
+    """Points holding a living artillery (the frogman may not pass or stop there, IN-MOVE-4); with
+    ``loyal_only``, a living loyal one (what a frogman's shot can hit, IN-SHOOT-4)."""
     m0 = np.uint64(0)
     m1 = np.uint64(0)
     for k in range(n_art):
-        if st.ahp[k] > 0:
+        if st.ahp[k] > 0 and not (loyal_only and st.traitor[k] != 0):
             m0, m1 = with_point(m0, m1, st.apos[k])
     return m0, m1
 
@@ -192,20 +198,10 @@ def loyal_alive(st, n_art):
 
 
 @njit(**JIT)
-def loyal_mask(st, n_art):
-    """Points holding a living loyal artillery (what a frogman's shot can hit, IN-SHOOT-4)."""
-    m0 = np.uint64(0)
-    m1 = np.uint64(0)
-    for k in range(n_art):
-        if st.ahp[k] > 0 and st.traitor[k] == 0:
-            m0, m1 = with_point(m0, m1, st.apos[k])
-    return m0, m1
-
-
-@njit(**JIT)
 def first_target_is(line, l0, l1, p, c):
     """Whether some shot line from p has c as its nearest point of the set (l0, l1) of loyal
-    artillery points (``loyal_mask``); for c = -1, whether some line from p has none (IN-SHOOT-4/5)."""
+    artillery points (``artillery_mask(..., loyal_only=True)``); for c = -1, whether some line from
+    p has none (IN-SHOOT-4/5)."""
     for d in range(6):
         first = -1
         for j in range(line.shape[2]):
