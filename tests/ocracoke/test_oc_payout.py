@@ -122,8 +122,8 @@ def test_decision_rows_are_shared_only_by_states_with_equal_expectations(warm, r
     """OC-COMP-1 (purple cards worth 0): the decision table keeps one row per unknown_index; every
     set of unknown cards sharing a row has exactly the expected-gold table of the row's first set."""
     from sim.games.ocracoke import expected_gold_tables
-    from sim.games.ocracoke.policies import unknown_index
-    from sim.games.ocracoke.rules import GHOST, pack
+    from sim.games.ocracoke.policies import first_unknown_of, unknown_index
+    from sim.games.ocracoke.rules import pack
 
     T = expected_gold_tables(pack(rules4))
     first = {}
@@ -132,5 +132,5 @@ def test_decision_rows_are_shared_only_by_states_with_equal_expectations(warm, r
     assert len(first) == T.shape[0] // 2
     for u in range(T.shape[0]):
         i = unknown_index(u)
-        assert first[i] == (i >> 2) | (((1 << (i & 3)) - 1) << GHOST)
+        assert first[i] == first_unknown_of(i)
         assert np.array_equal(T[u], T[first[i]]), u

@@ -187,7 +187,7 @@ def decision_table(T, values):
     reach = max(values[values > 0].sum(), -values[values < 0].sum())
     D = np.zeros((T.shape[0] // 2, T.shape[1], 2 * reach + 1), dtype=np.uint16)
     for i in range(D.shape[0]):
-        u = (i >> 2) | (((1 << (i & 3)) - 1) << GHOST)  # the first state of index i (unknown_index)
+        u = first_unknown_of(i)
         for m in range(T.shape[1]):
             for j in range(D.shape[2]):
                 t = T[u, m, j + SHIFT - reach]
@@ -244,6 +244,13 @@ def unknown_index(u):
     half the size, more of it in the processor's caches)."""
     purple = u >> GHOST
     return ((u & ((1 << GHOST) - 1)) << 2) | ((purple & 1) + ((purple >> 1) & 1) + (purple >> 2))
+
+
+@rules_leaf
+def first_unknown_of(i):
+    """The first set of unknown cards with ``unknown_index`` i: its coloured cards and the first
+    purple ones (the row ``decision_table`` is built from)."""
+    return (i >> 2) | (((1 << (i & 3)) - 1) << GHOST)
 
 
 @rules_leaf
