@@ -16,8 +16,8 @@ import numpy as np
 
 from sim.core.game import Chunk, GameSpec
 from sim.games.ocracoke import analysis
-from sim.games.ocracoke.engine import EVENT_COLUMNS, GAME_COLUMNS, LOG_WIDTH, R_ROWS, play_batch
-from sim.games.ocracoke.policies import BOTS, build_tables, decision_table
+from sim.games.ocracoke.engine import EVENT_BLOCKS, EVENT_COLUMNS, GAME_COLUMNS, LOG_WIDTH, R_ROWS, play_batch
+from sim.games.ocracoke.policies import BOTS, VALUES_LEN, build_tables, decision_table, with_subset_sums
 from sim.games.ocracoke.rules import OcracokeRules, pack
 
 ROLES = ("0", "1", "2", "3")
@@ -69,7 +69,8 @@ def posterior_tables(packed: dict[str, np.ndarray]) -> np.ndarray:
 def rules_array(rules: OcracokeRules, policy: np.ndarray) -> np.ndarray:
     """The rules and the bot of each seat as the engine's int64 array R (rows: see engine.py)."""
     packed = pack(rules)
-    R = np.zeros((R_ROWS, 16), np.int64)
+    packed["values"] = with_subset_sums(packed["values"])
+    R = np.zeros((R_ROWS, VALUES_LEN), np.int64)
     for row, key in enumerate(("params", "values", "dial_lo", "dial_hi", "pay")):
         R[row, :packed[key].size] = packed[key]
     R[R_ROWS - 1, :4] = np.asarray(policy, dtype=np.int64)[:4]
@@ -96,7 +97,8 @@ def play_chunk(rules: OcracokeRules, policy: np.ndarray, seed: int, start: int, 
     games = _block("games", len(GAME_COLUMNS), count)  # one row per column: the columns are views
     capacity = 3 * count + 64  # declarations (about 2.4 per game with the base rules)
     while True:
-        events = _block("events", len(EVENT_COLUMNS), capacity, np.int32)  # one block: the columns are views
+        events = tuple(_block(f"events_{dtype.__name__}", len(names), capacity, dtype)  # the columns are views
+                       for names, dtype in EVENT_BLOCKS)
         log[:] = 0
         n_ev, n_log = play_batch(seed, start, count, R, T, games, events, log)
         if n_ev <= capacity:
@@ -107,9 +109,10 @@ def play_chunk(rules: OcracokeRules, policy: np.ndarray, seed: int, start: int, 
     bots = _block("bots", 4, count)
     bots[:] = R[R_ROWS - 1, :4, None]
     columns.update({f"bot_{q}": bots[q] for q in range(4)})
-    declarations = {name: events[j, :n_ev] for j, name in enumerate(EVENT_COLUMNS)}
+    rows = {name: block[j, :n_ev] for block, (names, _) in zip(events, EVENT_BLOCKS) for j, name in enumerate(names)}
+    declarations = {name: rows[name] for name in EVENT_COLUMNS}
     game = _block("declaration_game", 1, capacity)[0, :n_ev]
-    declarations["game"] = np.add(events[0, :n_ev], np.int64(start), out=game)  # play_batch numbers within the batch
+    declarations["game"] = np.add(rows["game"], np.int64(start), out=game)  # play_batch numbers within the batch
     return Chunk(columns, {"declarations": declarations}), int(n_log)
 
 

@@ -22,7 +22,8 @@ array so that calls between the compiled functions stay cheap):
     S[PUB, SHIP_SET | HAND_SET]  the cards on the ship, the cards in hands (bit masks)
     S[INFO], S[CHOICE]  the view handed to a bot and its answer (see policies.py)
 
-The rules are one int64 array ``R`` (rows PARAMS, VALUES, DIAL_LO, DIAL_HI, PAY, POLICY) and the
+The rules are one int64 array ``R`` (rows PARAMS, VALUES: the card values and their subset sums
+(policies.with_subset_sums), DIAL_LO, DIAL_HI, PAY, POLICY) and the
 bots' decisions in every information state one uint16 array ``T`` (policies.decision_table).
 """
 
@@ -60,6 +61,14 @@ EVENT_COLUMNS = (("game", "hand", "round", "declarer", "forced", "ship_sum")
                  + tuple(f"dial_{q}" for q in range(4))
                  + tuple(f"{r}_{q}" for r in SEAT_RULES for q in range(4))
                  + tuple(f"hand_{q}" for q in range(4)))  # bit mask of the seat's hand cards
+# The declaration columns are written into three blocks, each value in the narrowest integer that holds
+# it (less memory written per declaration): the game within the batch (int32); the hand number (at most
+# MAX_HANDS) and the hand masks (11 bits) as int16; round, seats, ship sum (within +-SUM_LIMIT), dials
+# and gold by rule as int8. EVENT_BLOCKS: each block's columns (in row order) and dtype.
+EVENT_BLOCKS = ((("game",), np.int32),
+                (("hand",) + tuple(f"hand_{q}" for q in range(4)), np.int16),
+                (("round", "declarer", "forced", "ship_sum") + tuple(f"dial_{q}" for q in range(4))
+                 + tuple(f"{r}_{q}" for r in SEAT_RULES for q in range(4)), np.int8))
 
 # rows of S (the bots' view S[INFO] has policies.INFO_LEN <= 16 columns)
 AT, MEM, KNOWN, SHIP_ANY, PAIR, HAND_UP, GOLD, DIALS, PAID, INFO, CHOICE, PUB, DECK = (
@@ -263,9 +272,9 @@ def _ship_memory(S, p):
 def _slot_memory(S, R, p):
     """Seat p's perfect memory: the ship slots whose card it knows, the two slots of a kraken swap."""
     known, slots = S[KNOWN, p], 0
-    for s in range(R[PARAMS, N_SHIP]):
-        slots |= ((known >> S[AT, s]) & 1) << s
-    S[INFO, bots.SLOTS_KNOWN], S[INFO, bots.PAIR] = slots, S[PAIR, p]
+    for s in range(N_SHIP_MAX):  # a fixed count, unrolled; an empty slot (-1) reads bit 15, never set
+        slots |= ((known >> (S[AT, s] & 15)) & 1) << s
+    S[INFO, bots.SLOTS_KNOWN], S[INFO, bots.PAIR] = slots & ((1 << R[PARAMS, N_SHIP]) - 1), S[PAIR, p]
 
 
 @rules_leaf
@@ -472,18 +481,19 @@ def _declare(S, R, T, rng, log, decl, forced, ev, n_ev, game, hand, rnd):
             S[GOLD, q] += S[PAID + r, q]
         _note(S, log, L_DIAL, q, d)
         _note(S, log, L_PAY, q, S[PAID, q], S[PAID + 1, q], S[PAID + 2, q], S[PAID + 3, q], S[PAID + 4, q])
-    if n_ev < ev.shape[1]:  # one row per EVENT_COLUMNS entry, one column per declaration (game: in the batch)
-        ev[0, n_ev], ev[1, n_ev], ev[2, n_ev], ev[3, n_ev], ev[4, n_ev], ev[5, n_ev] = (
-            game, hand, rnd, decl, forced, total)
+    ev32, ev16, ev8 = ev  # the EVENT_BLOCKS: one row per column, one column per declaration
+    if n_ev < ev8.shape[1]:
+        ev32[0, n_ev], ev16[0, n_ev] = game, hand  # game: numbered within the batch
+        ev8[0, n_ev], ev8[1, n_ev], ev8[2, n_ev], ev8[3, n_ev] = rnd, decl, forced, total
         for q in range(4):
-            ev[6 + q, n_ev] = S[DIALS, q] if q < n else -1
+            ev8[4 + q, n_ev] = S[DIALS, q] if q < n else -1
             for r in range(5):
-                ev[10 + 4 * r + q, n_ev] = S[PAID + r, q] if q < n else 0
+                ev8[8 + 4 * r + q, n_ev] = S[PAID + r, q] if q < n else 0
             held = 0
             if q < n:
                 for k in range(hpp):
                     held |= 1 << S[AT, hand_loc(q, k)]
-            ev[30 + q, n_ev] = held
+            ev16[1 + q, n_ev] = held
     return n_ev + 1
 
 
@@ -556,9 +566,8 @@ def _play_game(S, R, T, rng, log, ev, n_ev, game, out):
 @njit(cache=True)
 def play_batch(seed, start, count, R, T, games, events, log):
     """Play games start..start+count-1 of the run ``seed`` into ``games`` (one row per GAME_COLUMNS entry,
-    one column per game) and ``events`` (int32: one row per EVENT_COLUMNS entry, one column per declaration,
-    its game numbered within the batch: 0..count-1; every value is small, and the narrower block halves the
-    memory written per declaration);
+    one column per game) and ``events`` (the three EVENT_BLOCKS: one row per column, one column per
+    declaration, its game numbered within the batch: 0..count-1);
     return the number of declarations (those beyond the capacity of ``events`` are counted, not
     written) and the number of log rows written."""
     S = np.zeros((S_ROWS, N_LOC), np.int64)

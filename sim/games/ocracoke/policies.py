@@ -14,7 +14,8 @@ Every bot answers four questions with the same signature, reading only its own v
 ``dial(bot, info, values, T, rng)``
     the dial position at a declaration (0 = zero, 1..R blue ranges, R+1..2R red ranges).
 
-``values`` are the card values and ``T`` the decision table (``decision_table`` below).
+``values`` are the card values followed by their subset sums (``with_subset_sums``) and ``T`` the
+decision table (``decision_table`` below).
 
 The view ``info`` (int64[INFO_LEN], indexed by the constants below) holds the public state (ship
 slots, hand cards per seat, action cards' faces, island cards face up, may the seat declare, is its
@@ -73,6 +74,8 @@ N_SUMS = 2 * SUM_LIMIT + 1
 N_M = N_SHIP_MAX + 1
 NAIVE_DECLARE_AT = 1.5  # naive declares once its best dial is worth this much gold as declarer
 TOLERANCE = 1e-6  # expected-gold comparisons treat values this close as equal (float32 tables)
+# the bots' ``values`` (with_subset_sums): the 11 card values, then subset sums of navy and pirate cards
+NAVY_SUMS, PIRATE_SUMS, VALUES_LEN = 16, 32, 48
 
 # the expected-gold tables: T[u, m, offset index, column], one cache line per information state
 BEST, BEST_DIAL, WAIT, SIGN = 0, 2, 4, 6  # BEST/BEST_DIAL + declarer (0/1); WAIT + k - 1 for k = 1, 2
@@ -224,17 +227,26 @@ def popcount(x):
     return (x + (x >> 8)) & 0x1F
 
 
+def with_subset_sums(values: np.ndarray) -> np.ndarray:
+    """The card values followed by the sums of every subset of the navy cards (NAVY_SUMS + mask of
+    cards 0..3) and of the pirate cards (PIRATE_SUMS + mask of cards 4..7): the bots' ``values``."""
+    out = np.zeros(VALUES_LEN, np.int64)
+    out[:N_CARDS] = values
+    for mask in range(16):
+        for c in range(4):
+            if (mask >> c) & 1:
+                out[NAVY_SUMS + mask] += values[c]
+                out[PIRATE_SUMS + mask] += values[4 + c]
+    return out
+
+
 @rules_leaf
 def posterior(info, values):
-    """(u, m, offset): unknown cards, unknown ship slots, sum of the cards placed on the ship."""
+    """(u, m, offset): unknown cards, unknown ship slots, sum of the cards placed on the ship (the navy
+    and pirate ones looked up in ``values``' subset sums; purple cards are worth 0)."""
     on_ship = info[ON_SHIP]
-    m, off = info[N_SHIP], SHIFT
-    while on_ship:
-        c = trailing_zeros(on_ship)
-        m -= 1
-        off += values[c]
-        on_ship &= on_ship - 1
-    return info[UNKNOWN], m, off
+    off = SHIFT + values[NAVY_SUMS + (on_ship & 15)] + values[PIRATE_SUMS + ((on_ship >> 4) & 15)]
+    return info[UNKNOWN], info[N_SHIP] - popcount(on_ship), off
 
 
 @rules_leaf
