@@ -18,7 +18,10 @@ array so that calls between the compiled functions stay cheap):
     S[HAND_UP, q]       1 while the mermaid keeps seat q's hand face up
     S[GOLD, q], S[DIALS, q], S[PAID + r, q] (gold by rule A..E at the last declaration)
     S[PUB, ISLAND_UP | FACE_A | FACE_B | LOGN]  island cards face up (bit mask), the two action
-                        cards' faces (0: 正面交鋒 / 刺探軍情 up), rows written to the log
+                        cards' faces (0: 正面交鋒 / 刺探軍情 up; not side by side, and flipped by a
+                        whole-word write, so that the next turn's view reads each straight from the
+                        store just made instead of waiting for it to reach the cache), rows written to
+                        the log
     S[PUB, SHIP_SET | HAND_SET]  the cards on the ship, the cards in hands (bit masks)
     S[INFO], S[CHOICE]  the view handed to a bot and its answer (see policies.py)
 
@@ -74,7 +77,7 @@ EVENT_BLOCKS = ((("game",), np.int32),
 AT, MEM, KNOWN, SHIP_ANY, PAIR, HAND_UP, GOLD, DIALS, PAID, INFO, CHOICE, PUB, DECK = (
     0, 1, 5, 6, 7, 8, 9, 10, 11, 16, 17, 18, 19)
 S_ROWS = 20
-ISLAND_UP, FACE_A, FACE_B, LOGN, SHIP_SET, HAND_SET = 0, 1, 2, 3, 4, 5  # columns of S[PUB]
+ISLAND_UP, FACE_A, LOGN, FACE_B, SHIP_SET, HAND_SET = 0, 1, 2, 3, 4, 5  # columns of S[PUB]
 # rows of R
 PARAMS, VALUES, DIAL_LO, DIAL_HI, PAY, POLICY = 0, 1, 2, 3, 4, 5
 R_ROWS = 6
@@ -442,10 +445,8 @@ def _act(S, R, T, rng, log, p):
         _swap(S, R, T, rng, log, p, x, y, z)
     else:
         _wave(S, R, log, p, x, y, z)
-    if act == PEEK or act == SWAP:
-        S[PUB, FACE_A] ^= 1
-    else:
-        S[PUB, FACE_B] ^= 1
+    face = FACE_A if act == PEEK or act == SWAP else FACE_B
+    S[PUB, face] = 1 - S[PUB, face]
 
 
 # ---------------------------------------------------------------- declaration and payout (OC-DECL, OC-PAY)
