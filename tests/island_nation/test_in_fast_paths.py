@@ -30,7 +30,7 @@ def test_in_belief_2_image_of_small_and_large_sets_matches_the_byte_table(world)
 
 
 def _brute_goal(T, P, st, k, start, radius, can_shoot, size):
-    """Every candidate scored (2 x adjacent + 4 x evac reach late + 4 x best line - size x crowd),
+    """Every candidate scored (2 x adjacent + 4 x evac reach late + 4 x in shot range - size x crowd),
     the first best going round from the ``start``-th."""
     a = int(st.apos[k])
     S = members(st.bel[0], st.bel[1], T.n)
@@ -43,7 +43,7 @@ def _brute_goal(T, P, st, k, start, radius, can_shoot, size):
         if late and T.is_evac[q] == 1:
             score += 4 * sum(1 for s in S if T.road_dist[q, s] <= 3)
         if can_shoot:
-            score += 4 * max(len(S & {int(c) for c in T.line[q, d] if c >= 0}) for d in range(6))
+            score += 4 * len(S & {int(c) for d in range(6) for c in T.line[q, d] if c >= 0})
         score -= size * sum(1 for j in range(P.n_art) if j != k and st.ahp[j] > 0 and st.traitor[j] == 0
                             and T.road_dist[st.apos[j], q] <= 1)
         if best is None or score > best:

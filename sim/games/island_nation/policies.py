@@ -377,8 +377,8 @@ def _forget_counts_if_moved(st):
 
 @njit(**JIT)
 def best_line_cached(T, st, q):
-    """``_best_line`` from q for the public set. It depends on the set alone and the hunters weigh
-    the same points again and again, so each point is counted once per set (``st.counts``; call
+    """``_best_line`` from q for the public set. It depends on the set alone and a hunter asks it
+    on its point before each action, so each point is counted once per set (``st.counts``; call
     ``_forget_counts_if_moved`` first); direction 0 and count 0 at once when no line from q
     reaches the set."""
     if not has(st.counted[0], st.counted[1], q):
@@ -394,8 +394,8 @@ def best_line_cached(T, st, q):
 
 @njit(**INLINE)
 def _hunter_goal(T, P, k, st, rng, radius, can_shoot, size):
-    """The point within ``radius`` road steps of artillery k that maximises 2 x its best shot line
-    (with a shot left) + the set's points adjacent to it (+ 2 x the set's points within 3 steps of
+    """The point within ``radius`` road steps of artillery k that maximises 2 x the set's points in
+    its shot range (with a shot left) + the set's points adjacent to it (+ 2 x the set's points within 3 steps of
     an evac point from the round before the window), minus half the set per other artillery
     within 1 step (``score / size - crowd / 2`` in integers). Ties go to the first best found going
     round the candidates (nearest first) from a random one: one random number a decision.
@@ -426,7 +426,7 @@ def _hunter_goal(T, P, k, st, rng, radius, can_shoot, size):
         if quiet:  # no line, neighbour or guarded evac point of any candidate touches the set
             score = 0
         else:
-            score = _hunter_value(T, st, s0, s1, q, can_shoot, late)
+            score = _hunter_value(T, s0, s1, q, can_shoot, late)
         if score > best and has(crowded0, crowded1, q):
             score -= size * _crowd(T, P, k, st, q)
         if score > best:
@@ -455,7 +455,7 @@ def _weighing_goal(T, P, k, st, start, radius, can_shoot, size, late, crowded0, 
         while x != np.uint64(0):
             q = 64 * h + lowest_bit(x)
             x &= x - ONE
-            score = _hunter_value(T, st, s0, s1, q, can_shoot, late)
+            score = _hunter_value(T, s0, s1, q, can_shoot, late)
             if has(crowded0, crowded1, q):
                 score -= size * _crowd(T, P, k, st, q)
             turn = T.ball_rank[a, q] - start
@@ -474,14 +474,15 @@ def _weighing_goal(T, P, k, st, start, radius, can_shoot, size, late, crowded0, 
 
 
 @njit(**INLINE)
-def _hunter_value(T, st, s0, s1, q, can_shoot, late):
+def _hunter_value(T, s0, s1, q, can_shoot, late):
     """2 x the points of the public set (s0, s1) adjacent to q (+ 4 x those within 3 steps of an
-    evac point q late) (+ 4 x the best line from q with a shot left)."""
+    evac point q late) (+ 4 x those in shot range of q, on any of its six lines, with a shot left:
+    the line to shoot is chosen once there)."""
     score = 2 * set_size(s0 & T.ballmask[q, 1, 0], s1 & T.ballmask[q, 1, 1])
     if late and T.is_evac[q] == 1:
         score += 4 * set_size(s0 & T.ballmask[q, 3, 0], s1 & T.ballmask[q, 3, 1])
     if can_shoot:
-        score += 4 * best_line_cached(T, st, q)[1]
+        score += 4 * set_size(s0 & T.starmask[q, 0], s1 & T.starmask[q, 1])
     return score
 
 

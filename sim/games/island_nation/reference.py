@@ -500,6 +500,10 @@ class Game:
         best = max(counts)
         return counts.index(best), best
 
+    def in_range(self, p: int) -> set[int]:
+        """The points of the public set on any of the six shot lines from p."""
+        return {c for d in range(6) for c in self.shot_line(p, d)} & self.public
+
     def step_toward(self, a: int, target: int) -> int:
         for d in range(6):
             q = self.step(a, d)
@@ -577,7 +581,7 @@ class Game:
         return goal
 
     def hunter_goal(self, k: int, a: int, radius: int, can_shoot: bool) -> int:
-        """Best point within reach: (2 x best line + adjacent set points + late evac guard) / size
+        """Best point within reach: (2 x set points in shot range + adjacent set points + late evac guard) / size
         - crowd / 2; ties to the first best going round the candidates (nearest first, then by
         number) from a random one."""
         size = len(self.public)
@@ -587,7 +591,7 @@ class Game:
         start = self.rng.randrange(len(candidates))
         best_q, best = a, -math.inf
         for q in candidates[start:] + candidates[:start]:
-            score = 2.0 * self.best_line(q)[1] if can_shoot else 0.0
+            score = 2.0 * len(self.in_range(q)) if can_shoot else 0.0
             score += len(self.near(q, 1))
             if late and self.is_evac[q]:
                 score += 2.0 * len(self.near(q, 3))
