@@ -48,12 +48,16 @@ from sim.games.ocracoke.policies import (
     SPY,
     SWAP,
     _bit,
+    cards_sum,
     hand_loc,
     popcount,
     rules_code,
     rules_leaf,
 )
-from sim.games.ocracoke.rules import GHOST, KRAKEN, MAX_ROUNDS, MERMAID, N_CARDS, N_ISLAND
+from sim.games.ocracoke.rules import GHOST, KRAKEN, MAX_ROUNDS, MERMAID, N_CARDS, N_ISLAND, N_NAVY
+
+NAVY_CARDS = (1 << N_NAVY) - 1  # cards 0..3: blue, positive (OC-COMP-1)
+PIRATE_CARDS = ((1 << GHOST) - 1) & ~NAVY_CARDS  # cards 4..7: red, negative
 
 MAX_HANDS = 1000  # safety stop (OC-ASM-CAP); the column `capped` counts games that reach it
 
@@ -141,6 +145,12 @@ def _forget_pair_if_touched(S, R, loc):
         for q in range(R[PARAMS, PLAYERS]):
             if (S[PAIR, q] >> loc) & 1:
                 S[SHIP_ANY, q], S[PAIR, q] = 0, 0
+
+
+@rules_leaf
+def _hand_cards(S, p):
+    """Seat p's hand cards (bit mask; the second hand location is empty, -1, unless it has 2 cards)."""
+    return _bit(S[AT, hand_loc(p, 0)]) | _bit(S[AT, hand_loc(p, 1)])
 
 
 @rules_leaf
@@ -454,12 +464,12 @@ def _act(S, R, T, rng, log, p):
 @rules_leaf
 def _declare(S, R, T, rng, log, decl, forced, ev, n_ev, game, hand, rnd):
     """OC-DECL-1: every seat sets its dial at once; the ship is turned up and paid by OC-PAY-A..E."""
-    n, hpp = R[PARAMS, PLAYERS], R[PARAMS, HAND_CARDS]
+    n = R[PARAMS, PLAYERS]
     values, dial_lo, dial_hi, pay = R[VALUES], R[DIAL_LO], R[DIAL_HI], R[PAY]
     _note(S, log, L_DECLARE, decl, forced, rnd)
-    total = 0
-    for s in range(R[PARAMS, N_SHIP]):
-        total += values[S[AT, s]]
+    total = cards_sum(S[PUB, SHIP_SET], values)
+    # OC-PAY-D: the hand cards of the sum's colour pay (purple never matches; zero has no colour)
+    paying = NAVY_CARDS if total > 0 else (PIRATE_CARDS if total < 0 else 0)
     _note(S, log, L_SUM, total)
     for q in range(n):
         _ship_view(S, R, q, 1 if (q == decl and not forced) else 0)
@@ -471,12 +481,8 @@ def _declare(S, R, T, rng, log, decl, forced, ev, n_ev, game, hand, rnd):
         S[PAID + 0, q] = pay[0] if colour else 0
         S[PAID + 1, q] = pay[1] if in_range else 0
         S[PAID + 2, q] = pay[2] if d == 0 and total == 0 else 0  # OC-PAY-C
-        S[PAID + 3, q] = 0
-        for k in range(hpp):  # OC-PAY-D (purple never matches; zero has no colour)
-            c = S[AT, hand_loc(q, k)]
-            if c < GHOST and total != 0 and (values[c] > 0) == (total > 0):
-                if R[PARAMS, D_EACH] == 1 or S[PAID + 3, q] == 0:
-                    S[PAID + 3, q] += pay[3]
+        matches = popcount(_hand_cards(S, q) & paying)  # OC-PAY-D
+        S[PAID + 3, q] = pay[3] * (matches if R[PARAMS, D_EACH] == 1 else min(matches, 1))
         S[PAID + 4, q] = pay[4] if q == decl and not forced and in_range else 0  # OC-PAY-E
         for r in range(5):
             S[GOLD, q] += S[PAID + r, q]
@@ -490,11 +496,7 @@ def _declare(S, R, T, rng, log, decl, forced, ev, n_ev, game, hand, rnd):
             ev8[4 + q, n_ev] = S[DIALS, q] if q < n else -1
             for r in range(5):
                 ev8[8 + 4 * r + q, n_ev] = S[PAID + r, q] if q < n else 0
-            held = 0
-            if q < n:
-                for k in range(hpp):
-                    held |= 1 << S[AT, hand_loc(q, k)]
-            ev16[1 + q, n_ev] = held
+            ev16[1 + q, n_ev] = _hand_cards(S, q) if q < n else 0
     return n_ev + 1
 
 

@@ -241,12 +241,17 @@ def with_subset_sums(values: np.ndarray) -> np.ndarray:
 
 
 @rules_leaf
+def cards_sum(cards, values):
+    """The sum of the values of the cards in the bit mask: navy and pirate subsets looked up in
+    ``values``' subset sums (purple cards are worth 0)."""
+    return values[NAVY_SUMS + (cards & 15)] + values[PIRATE_SUMS + ((cards >> 4) & 15)]
+
+
+@rules_leaf
 def posterior(info, values):
-    """(u, m, offset): unknown cards, unknown ship slots, sum of the cards placed on the ship (the navy
-    and pirate ones looked up in ``values``' subset sums; purple cards are worth 0)."""
+    """(u, m, offset): unknown cards, unknown ship slots, sum of the cards placed on the ship."""
     on_ship = info[ON_SHIP]
-    off = SHIFT + values[NAVY_SUMS + (on_ship & 15)] + values[PIRATE_SUMS + ((on_ship >> 4) & 15)]
-    return info[UNKNOWN], info[N_SHIP] - popcount(on_ship), off
+    return info[UNKNOWN], info[N_SHIP] - popcount(on_ship), SHIFT + cards_sum(on_ship, values)
 
 
 @rules_leaf
