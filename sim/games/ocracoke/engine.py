@@ -554,7 +554,7 @@ def _play_game(S, R, T, rng, log, ev, n_ev, game, out):
             best = max(best, S[GOLD, q])
         if best >= win_gold or hands >= MAX_HANDS:
             break
-        start = (start + 1) % n
+        start = start + 1 if start + 1 < n else 0  # (no division)
     out[0] = hands
     mask = 0
     for q in range(4):
