@@ -143,6 +143,7 @@ from sim.games.wonderful_island.state import (
     R_GRASS,
     R_GREEN,
     R_HAND,
+    R_HOSTILE_KINDS,
     R_IRON,
     R_JAIL,
     R_LEG,
@@ -578,10 +579,10 @@ def fire_reactions(st, T, rng, p, trigger):
             apply_primitive(st, T, rng, prim, amount, p, target)
 
 
-@compiled
-def card_hostile_to(T, k):
-    return pol.hostile_primitive(T[CARD0 + k, C_P1], T[CARD0 + k, C_A1]) or pol.hostile_primitive(
-        T[CARD0 + k, C_P1 + 3], T[CARD0 + k, C_A1 + 3]) or T[CARD0 + k, C_T1] == TG_VENUE_SUPPORT
+def card_is_hostile(row) -> bool:
+    """Whether a catalogue card row has a hostile effect (WI-CARD-5: what a response card may cancel)."""
+    return bool(pol.hostile_primitive(row[C_P1], row[C_A1]) or pol.hostile_primitive(row[C_P1 + 3], row[C_A1 + 3])
+                or row[C_T1] == TG_VENUE_SUPPORT)
 
 
 @leaf
@@ -713,7 +714,7 @@ def play_strategy_card(st, T, rng, p, i, target, code):
     k = take_from_hand(st, p, i)
     mark_played(st, p, k)
     log_event(st, code, p, k, target)
-    hostile = card_hostile_to(T, k)
+    hostile = (T[0, R_HOSTILE_KINDS] >> k) & 1 != 0
     if hostile and target != p:
         observe(st, p, target, False)
         if try_cancel(st, T, rng, target, p, k):
@@ -1083,7 +1084,7 @@ def settle(st, T, rng, c, vstats):
         owner = st[PILES + PILE_SLOT_OWNER, s]
         if T[CARD0 + k, C_TYPE] == SUPPORT:
             support += 1
-        elif card_hostile_to(T, k) and try_cancel(st, T, rng, c, owner, k):
+        elif (T[0, R_HOSTILE_KINDS] >> k) & 1 != 0 and try_cancel(st, T, rng, c, owner, k):
             continue
         log_event(st, E_RESOLVE, owner, k, c)
         card_effects(st, T, rng, k, owner, c)
@@ -1481,6 +1482,8 @@ def table(cat, rules) -> np.ndarray:
             T[0, R_SLOT_KINDS] |= 1 << k
         elif row[C_TIMING] in by_timing:
             T[0, by_timing[row[C_TIMING]]] |= 1 << k
+        if card_is_hostile(row):
+            T[0, R_HOSTILE_KINDS] |= 1 << k
     blue, green, politician = rules.camps()
     R = T[0:1]
     values = {

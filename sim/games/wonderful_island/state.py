@@ -46,7 +46,8 @@ T_SLOT, T_ACTION, T_REACTIVE, T_RESPONSE = 0, 1, 2, 3
 (P_NONE, P_VOTES, P_IRON, P_SUBPOENA, P_CLEAR, P_HOSPITAL, P_DRAW, P_DISCARD, P_MOVE, P_CANCEL, P_PEEK,
  P_SUPPORT) = range(12)
 TG_SELF, TG_CANDIDATE, TG_OTHER, TG_OTHERS, TG_VENUE_SUPPORT, TG_VENUE_OBSTRUCTION, TG_INCOMING, TG_SENDER = range(8)
-TR_TURN_START, TR_OWN_CAMPAIGN, TR_OTHERS_CAMPAIGN, TR_SUBPOENAED, TR_HOSPITALIZED = range(5)
+# skill triggers are numpy ints, like the trace codes below: fire_skills compiles once, not once per trigger
+TR_TURN_START, TR_OWN_CAMPAIGN, TR_OTHERS_CAMPAIGN, TR_SUBPOENAED, TR_HOSPITALIZED = np.arange(5)
 W_VOTES, W_IRON, W_CAMP, W_JAILED, W_HAND = range(5)
 
 # venues
@@ -76,9 +77,10 @@ PILE_DECK, PILE_DISC, PILE_MDECK, PILE_SLOT_CARD, PILE_SLOT_OWNER = range(5)
  R_MEET, R_MEET_FEWER, R_MEET_REMOVE, R_DRAW, R_LIMIT, R_TRADE, R_JAIL, R_IRON, R_SUP_PER, R_RALLY, R_GRASS,
  R_LEG, R_DEB_WIN, R_DEB_WALK, R_DICE, R_CHAR0, R_MEET0) = range(28)
 # card kinds by how they are played, as bit masks over kinds (bit k: kind k; kinds < 63 as for S_PLAYED):
-# support/obstruction cards for the slots, action-step, reactive and response strategy cards
-R_SLOT_KINDS, R_ACTION_KINDS, R_REACTIVE_KINDS, R_RESPONSE_KINDS = range(28, 32)
-R_SIZE = 32
+# support/obstruction cards for the slots, action-step, reactive and response strategy cards; cards with a
+# hostile effect (the ones a response card may cancel)
+R_SLOT_KINDS, R_ACTION_KINDS, R_REACTIVE_KINDS, R_RESPONSE_KINDS, R_HOSTILE_KINDS = range(28, 33)
+R_SIZE = 33
 T_WIDTH = R_SIZE  # the widest row of T (the catalogue's rows are narrower)
 CARD0 = 1  # first card row of T
 
