@@ -76,7 +76,6 @@ def test_hunter_goal_scoring_only_weighing_candidates_is_the_full_scoring(world)
         can_shoot = bool(gen.integers(2))
         rng = game_stream(7, case)
         start = below(rng.copy(), T.ball_count[st.apos[k], radius])
-        policies._forget_counts_if_moved(st)
         goal = policies._hunter_goal(T, P, k, st, rng, radius, can_shoot, size)
         assert goal == _brute_goal(T, P, st, k, start, radius, can_shoot, size), case
         checked += 1

@@ -258,7 +258,10 @@ def _step_toward(T, a, target):
 
 @njit(**JIT)
 def _best_line(T, p, s0, s1):
-    """The shot direction from p covering most of the set, and how many points it covers."""
+    """The shot direction from p covering most of the set, and how many points it covers
+    (direction 0 and count 0 at once when no line from p reaches the set)."""
+    if (s0 & T.starmask[p, 0]) | (s1 & T.starmask[p, 1]) == np.uint64(0):
+        return 0, 0
     best_d, best_c = 0, -1
     for d in range(6):
         c = set_size(s0 & T.linemask[p, d, 0], s1 & T.linemask[p, d, 1])
@@ -365,31 +368,6 @@ def _crowd(T, P, k, st, q):
         if j != k and st.ahp[j] > 0 and st.traitor[j] == 0 and T.road_dist[st.apos[j], q] <= 1:
             count += 1
     return count
-
-
-@njit(**JIT)
-def _forget_counts_if_moved(st):
-    """Empty the hunter's cache of ``best_line_cached`` when the public set has changed."""
-    if st.counted_for[0] != st.bel[0] or st.counted_for[1] != st.bel[1]:
-        st.counted_for[0], st.counted_for[1] = st.bel[0], st.bel[1]
-        st.counted[0], st.counted[1] = np.uint64(0), np.uint64(0)
-
-
-@njit(**JIT)
-def best_line_cached(T, st, q):
-    """``_best_line`` from q for the public set. It depends on the set alone and a hunter asks it
-    on its point before each action, so each point is counted once per set (``st.counts``; call
-    ``_forget_counts_if_moved`` first); direction 0 and count 0 at once when no line from q
-    reaches the set."""
-    if not has(st.counted[0], st.counted[1], q):
-        s0, s1 = st.bel[0], st.bel[1]
-        d, c = 0, 0
-        if (s0 & T.starmask[q, 0]) | (s1 & T.starmask[q, 1]) != np.uint64(0):
-            d, c = _best_line(T, q, s0, s1)
-        st.counts[q, 0] = d
-        st.counts[q, 1] = c
-        st.counted[0], st.counted[1] = with_point(st.counted[0], st.counted[1], q)
-    return st.counts[q, 0], st.counts[q, 1]
 
 
 @njit(**INLINE)
@@ -512,14 +490,12 @@ def _hunter(T, P, k, st, rng, spent, ap, shot, can_draw):
     left = ap - spent
     if spent == 0 and can_draw and size > 20:
         return DRAW, 0
-    _forget_counts_if_moved(st)
     can_shoot = st.abul[k] > 0 and not shot
     if has(s0, s1, a) and (size == 1 or (size == 2 and st.ahp[k] > 1)):
         return CATCH_ACTION, 0
-    if can_shoot:
-        d, c = best_line_cached(T, st, a)
-        if c > 0 and 3 * c >= size:
-            return SHOOT, d
+    line_d, line_c = _best_line(T, a, s0, s1) if can_shoot else (0, 0)
+    if line_c > 0 and 3 * line_c >= size:
+        return SHOOT, line_d
     if size == 1:
         t = first_point(s0, s1)
         if T.road_dist[a, t] <= left - 1:
@@ -529,10 +505,8 @@ def _hunter(T, P, k, st, rng, spent, ap, shot, can_draw):
         return MOVE, _step_toward(T, a, goal)
     if spent > 0:
         return END, 0
-    if can_shoot:
-        d, c = best_line_cached(T, st, a)
-        if c > 0:
-            return SHOOT, d
+    if line_c > 0:
+        return SHOOT, line_d
     for d in range(6):
         if T.road_step[a, d] >= 0:
             return MOVE, d

@@ -13,8 +13,6 @@
 * ``pending``: event cards drawn this turn, resolved at its end (IN-CARD-3),
 * ``rng``: the game's random stream, ``scratch``: working space (the kernels allocate nothing, so
   they run without reference counting: ``JIT`` below),
-* ``counts[p]``: the best shot line from point p (direction, count) for the public set
-  ``counted_for`` (see ``policies.best_line_cached``); ``counted`` is the set of points whose row is filled in,
 * ``plan``: where the hunter on turn is heading and for what (``policies._hunter_plan``), made for
   the public set ``planned_for``; ``spread[i]``: road distance from the i-th numbered point to
   the nearest artillery placed so far (hunter placement, ``policies._farthest_point``).
@@ -29,8 +27,7 @@ from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 State = namedtuple("State", ["g", "apos", "ahp", "abul", "traitor", "bel", "path", "sizes", "hand", "deck",
-                             "ability", "pending", "rng", "scratch", "counts", "counted_for", "counted", "plan",
-                             "planned_for", "spread"])
+                             "ability", "pending", "rng", "scratch", "plan", "planned_for", "spread"])
 
 # indices into State.g
 (ROUND, FPOS, FHP, FBUL, MINES_LEFT, MINE_AT, WINNER, REASON, END_ROUND, ESC_ROUND, ESC_EXIT, OVER, NLOG,
@@ -71,8 +68,7 @@ def new_state() -> State:
                  np.zeros(MAX_PATH, np.int64), np.zeros(10, np.int64),
                  np.zeros((MAX_ART + 1, MAX_CARD_TYPES), np.int64), np.zeros(MAX_DECK, np.int64),
                  np.zeros((MAX_ART, 3), np.int64), np.zeros(8, np.int64), np.zeros(4, np.uint64),
-                 np.zeros(16, np.int64), np.zeros((MAX_POINTS, 2), np.int64), np.zeros(2, np.uint64),
-                 np.zeros(2, np.uint64), np.full(6, -1, np.int64), np.zeros(2, np.uint64),
+                 np.zeros(16, np.int64), np.full(6, -1, np.int64), np.zeros(2, np.uint64),
                  np.zeros(MAX_POINTS, np.int8))
 
 
