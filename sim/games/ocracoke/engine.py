@@ -78,9 +78,9 @@ EVENT_BLOCKS = ((("game",), np.int32),
                  + tuple(f"{r}_{q}" for r in SEAT_RULES for q in range(4)), np.int8))
 
 # rows of S (the bots' view S[INFO] has policies.INFO_LEN <= 16 columns)
-AT, MEM, KNOWN, SHIP_ANY, PAIR, HAND_UP, GOLD, DIALS, PAID, INFO, CHOICE, PUB, DECK = (
-    0, 1, 5, 6, 7, 8, 9, 10, 11, 16, 17, 18, 19)
-S_ROWS = 20
+AT, MEM, KNOWN, SHIP_ANY, PAIR, HAND_UP, GOLD, DIALS, PAID, INFO, CHOICE, PUB = (
+    0, 1, 5, 6, 7, 8, 9, 10, 11, 16, 17, 18)
+S_ROWS = 19
 ISLAND_UP, FACE_A, LOGN, FACE_B, SHIP_SET, HAND_SET = 0, 1, 2, 3, 4, 5  # columns of S[PUB]
 # rows of R
 PARAMS, VALUES, DIAL_LO, DIAL_HI, PAY, POLICY = 0, 1, 2, 3, 4, 5
@@ -161,27 +161,33 @@ def _holds(S, p, card):
 
 # ---------------------------------------------------------------- setup (OC-SETUP-*)
 
+# The deck is one integer of 4-bit places (the card at place j: (deck >> 4j) & 15) while it is shuffled:
+# no memory is written between the draws, so the random stream's state stays in registers.
+DECK_IN_ORDER = sum(c << (4 * c) for c in range(N_CARDS))
+
+
 @rules_leaf
 def _swap_below(rng, deck, i):
-    """One Fisher-Yates step: deck[i] changes places with a uniform deck[0..i]."""
+    """One Fisher-Yates step: the card at place i changes places with the one at a uniform place 0..i."""
     j = randbelow(rng, i + 1)
-    deck[i], deck[j] = deck[j], deck[i]
+    flip = ((deck >> (4 * i)) ^ (deck >> (4 * j))) & 15
+    return deck ^ (flip << (4 * i)) ^ (flip << (4 * j))
 
 
-@rules_code
-def _shuffle_deck(rng, deck):
+@rules_leaf
+def _shuffle_deck(rng):
     """sim.core.rng.shuffle of the 11 cards (the same draws, the same order), written out step by step
-    so that every bound is a constant the compiler divides by cheaply."""
-    _swap_below(rng, deck, 10)
-    _swap_below(rng, deck, 9)
-    _swap_below(rng, deck, 8)
-    _swap_below(rng, deck, 7)
-    _swap_below(rng, deck, 6)
-    _swap_below(rng, deck, 5)
-    _swap_below(rng, deck, 4)
-    _swap_below(rng, deck, 3)
-    _swap_below(rng, deck, 2)
-    _swap_below(rng, deck, 1)
+    so that every bound is a constant the compiler divides by cheaply; returns the deck (DECK_IN_ORDER)."""
+    deck = _swap_below(rng, DECK_IN_ORDER, 10)
+    deck = _swap_below(rng, deck, 9)
+    deck = _swap_below(rng, deck, 8)
+    deck = _swap_below(rng, deck, 7)
+    deck = _swap_below(rng, deck, 6)
+    deck = _swap_below(rng, deck, 5)
+    deck = _swap_below(rng, deck, 4)
+    deck = _swap_below(rng, deck, 3)
+    deck = _swap_below(rng, deck, 2)
+    return _swap_below(rng, deck, 1)
 
 
 @rules_leaf
@@ -190,27 +196,23 @@ def _setup_hand(S, R, rng, log):
     dealt 1 per player (2 with 2 players); each seat knows its own hand; both action cards show
     正面交鋒 and 刺探軍情."""
     n, n_ship, hpp = R[PARAMS, PLAYERS], R[PARAMS, N_SHIP], R[PARAMS, HAND_CARDS]
-    deck = S[DECK, :N_CARDS]
-    for c in range(N_CARDS):
-        deck[c] = c
-    _shuffle_deck(rng, deck)
+    deck = _shuffle_deck(rng)  # dealt from place 0 up: the card dealt is deck & 15, then deck >>= 4
     S[AT:KNOWN, :] = -1
     S[KNOWN:HAND_UP + 1, :] = 0
     S[PUB, ISLAND_UP], S[PUB, FACE_A], S[PUB, FACE_B] = 0, 0, 0
-    j = 0
     for i in range(N_ISLAND):
-        S[AT, ISLAND0 + i] = deck[j]
-        j += 1
+        S[AT, ISLAND0 + i] = deck & 15
+        deck >>= 4
     for s in range(n_ship):
-        S[AT, s] = deck[j]
-        j += 1
+        S[AT, s] = deck & 15
+        deck >>= 4
     for q in range(n):
         for k in range(hpp):
-            h = hand_loc(q, k)
-            S[AT, h] = deck[j]
-            S[KNOWN, q] |= 1 << deck[j]
-            S[MEM + q, h] = deck[j]
-            j += 1
+            h, card = hand_loc(q, k), deck & 15
+            S[AT, h] = card
+            S[KNOWN, q] |= 1 << card
+            S[MEM + q, h] = card
+            deck >>= 4
     _index_cards(S, R)
     info = S[INFO]
     info[bots.N_SHIP], info[bots.HAND_CARDS], info[bots.N_DIALS] = n_ship, hpp, R[PARAMS, N_DIALS]

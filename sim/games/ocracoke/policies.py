@@ -58,7 +58,7 @@ rules_code = njit(cache=True, _nrt=False, error_model="numpy")
 # more than most of these functions' own work. LLVM-level inlining (forceinline) compiles much faster
 # than numba's inline="always". The game loop too is inlined into play_batch, where the state array is
 # made: its shape is then a constant (no strides loaded for every access). A rare path (a card seen in a
-# kraken-swapped pair) and the deal's shuffle stay ordinary calls.
+# kraken-swapped pair) and the naive bot's memory stay ordinary calls.
 rules_leaf = njit(cache=True, _nrt=False, error_model="numpy", forceinline=True)
 
 BOTS = ("random", "naive", "counter")
