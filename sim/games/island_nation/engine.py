@@ -54,6 +54,7 @@ from sim.games.island_nation.state import (
     MOVE,
     N_PENDING,
     NLOG,
+    ONE,
     OVER,
     RADAR,
     REASON,
@@ -69,6 +70,7 @@ from sim.games.island_nation.state import (
     has,
     image_of,
     in_window,
+    lowest_bit,
     loyal_alive,
     set_size,
     union_of,
@@ -131,9 +133,13 @@ def _frogman_shoots(T, P, st, log, d, hidden):
         l0, l1 = artillery_mask(st, P.n_art, loyal_only=True)
         target = st.apos[victim] if victim >= 0 else -1
         s0, s1 = st.bel[0], st.bel[1]
-        for p in range(T.n):
-            if has(s0, s1, p) and not first_target_is(T.line, l0, l1, p, target):
-                s0, s1 = without_point(s0, s1, p)
+        for w in range(2):
+            x = st.bel[w]
+            while x != np.uint64(0):
+                p = 64 * w + lowest_bit(x)
+                x &= x - ONE
+                if not first_target_is(T.line, l0, l1, p, target):
+                    s0, s1 = without_point(s0, s1, p)
         st.bel[0], st.bel[1] = s0, s1
     _log(st, log, EV_FSHOT, 0, d + 1, victim + 1, set_size(st.bel[0], st.bel[1]))
     if victim >= 0:

@@ -51,7 +51,6 @@ from sim.games.island_nation.state import (
     loyal_alive,
     set_size,
     union_of,
-    with_point,
 )
 
 FROGMAN_BOTS = ("random", "runner", "ghost")
@@ -172,9 +171,13 @@ def _shot_belief_size(T, P, st, victim):
     ``frogman_shot_victim`` (so the one any shot reaching its point first would hit)."""
     l0, l1 = artillery_mask(st, P.n_art, loyal_only=True)
     count = 0
-    for p in range(T.n):
-        if has(st.bel[0], st.bel[1], p) and first_target_is(T.line, l0, l1, p, st.apos[victim]):
-            count += 1
+    for w in range(2):
+        x = st.bel[w]
+        while x != np.uint64(0):
+            p = 64 * w + lowest_bit(x)
+            x &= x - ONE
+            if first_target_is(T.line, l0, l1, p, st.apos[victim]):
+                count += 1
     return count
 
 
