@@ -392,6 +392,7 @@ def _naive_turn(info, values, T, choice):
 def _counter_turn(info, values, T, choice):
     """Score the two face-up actions by what they would reveal; declare if the expected gold of
     declaring now is at least that of waiting for those looks; else take the better action."""
+    bits = decisions(info, values, T)  # first: the table is read from memory while the actions are scored
     unknown = _unknown_ship_slots(info)
     hidden_island = info[HIDDEN_ISLAND]
     kraken_k = _holds(info, KRAKEN)
@@ -409,7 +410,6 @@ def _counter_turn(info, values, T, choice):
         score_b = 2 * looks_b + (hidden_island >= 0) + riddance
     act, looks = (act_a, looks_a) if score_a >= score_b else (act_b, looks_b)
     gives_hand = act == SWAP or act == WAVE
-    bits = decisions(info, values, T) if info[MAY_DECLARE] or gives_hand else 0
     if info[MAY_DECLARE] and (bits >> (DECLARE_BEFORE_LOOKS + looks)) & 1:
         choice[0] = DECLARE
         return
