@@ -459,11 +459,12 @@ def _hunter_value(T, s0, s1, q, can_shoot, late):
     """2 x the points of the public set (s0, s1) adjacent to q (+ 4 x those within 3 steps of an
     evac point q late) (+ 4 x those in shot range of q, on any of its six lines, with a shot left:
     the line to shoot is chosen once there)."""
-    score = 2 * set_size(s0 & T.ballmask[q, 1, 0], s1 & T.ballmask[q, 1, 1])
+    view = T.hunter_view[q]
+    score = 2 * set_size(s0 & view[0], s1 & view[1])
     if late and T.is_evac[q] == 1:
         score += 4 * set_size(s0 & T.ballmask[q, 3, 0], s1 & T.ballmask[q, 3, 1])
     if can_shoot:
-        score += 4 * set_size(s0 & T.starmask[q, 0], s1 & T.starmask[q, 1])
+        score += 4 * set_size(s0 & view[2], s1 & view[3])
     return score
 
 

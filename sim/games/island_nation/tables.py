@@ -20,6 +20,8 @@ distances, the evac points, and the bitset tables of the public belief (IN-BELIE
 * ``weighers[s]``: the points whose hunter score weighs point s: s is on one of their shot lines or
   next to them, or they are an evac point within 3 road steps of s (lines and roads run both ways).
 * ``log2_size[s]``: log2 of a set size s (of 1 for the empty set), for the ghost frogman.
+* ``hunter_view[p]``: the points one road step from p (two words) and the points on its shot lines
+  (two words) side by side in one 32-byte row, what the hunter weighs a goal candidate by.
 
 ``Params`` holds the rule values of one run as plain integers. Directions are 0..5 inside the
 engine and announced as 1..6.
@@ -41,7 +43,7 @@ DIST_CAP = 127  # road distances are kept as int8 (small tables stay in the L1 c
 Tables = namedtuple("Tables", [
     "n", "road_step", "line", "road_dist", "evac_dist", "is_evac", "evac_points", "numbered_points",
     "trans", "linemask", "starmask", "ballmask", "zonemask", "ball_points", "ball_count", "evac_mask", "numbered_mask",
-    "log2_size", "toward", "numbered_dist", "ball_rank", "weighers", "roadmask",
+    "log2_size", "toward", "numbered_dist", "ball_rank", "weighers", "roadmask", "hunter_view",
 ])
 
 Params = namedtuple("Params", [
@@ -106,7 +108,18 @@ def pack_board(board, shot_range: int = 3) -> Tables:
                   np.ascontiguousarray(road_dist[:, numbered]),
                   np.argsort(ball_points, axis=1, kind="stable").astype(np.int8),
                   starmask | ballmask[:, 1] | (ballmask[:, 3] & _set_words(evac_points)),
-                  np.array([_set_words([q for q in road_step[p] if q >= 0]) for p in range(n)]).reshape(n, 2))
+                  np.array([_set_words([q for q in road_step[p] if q >= 0]) for p in range(n)]).reshape(n, 2),
+                  _aligned(np.concatenate([ballmask[:, 1], starmask], axis=1)))
+
+
+def _aligned(rows: np.ndarray, align: int = 32) -> np.ndarray:
+    """A copy of ``rows`` starting on an ``align``-byte boundary, so that no row of ``align``
+    bytes straddles two cache lines."""
+    raw = np.zeros(rows.nbytes + align, dtype=np.uint8)
+    start = -raw.ctypes.data % align
+    out = raw[start:start + rows.nbytes].view(rows.dtype).reshape(rows.shape)
+    out[...] = rows
+    return out
 
 
 def _zones(ballmask, starmask, ball_points, ball_count, is_evac) -> np.ndarray:
