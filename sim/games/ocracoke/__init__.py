@@ -109,7 +109,8 @@ def play_chunk(rules: OcracokeRules, policy: np.ndarray, seed: int, start: int, 
     bots = _block("bots", 4, count)
     bots[:] = R[R_ROWS - 1, :4, None]
     columns.update({f"bot_{q}": bots[q] for q in range(4)})
-    rows = {name: block[j, :n_ev] for block, (names, _) in zip(events, EVENT_BLOCKS) for j, name in enumerate(names)}
+    rows = {name: block[j, :n_ev]
+            for block, (names, _) in zip(events, EVENT_BLOCKS, strict=True) for j, name in enumerate(names)}
     declarations = {name: rows[name] for name in EVENT_COLUMNS}
     game = _block("declaration_game", 1, capacity)[0, :n_ev]
     declarations["game"] = np.add(rows["game"], np.int64(start), out=game)  # play_batch numbers within the batch
