@@ -34,49 +34,64 @@ def metrics(rules: OcracokeRules) -> list[Metric]:
     ]
 
 
-def _declarer_gold(rules: OcracokeRules, chunk: Chunk) -> tuple[np.ndarray, np.ndarray]:
-    """Per declaration: gold won by the declarer, and by all other seats together."""
+def _paid(chunk: Chunk) -> np.ndarray:
+    """Gold paid at each declaration by each rule to each seat, as one (rule, seat, declaration) block."""
     ev = chunk.events["declarations"]
-    per_seat = np.stack([sum(ev[f"{r.lower()}_{q}"] for r in RULES) for q in range(4)], axis=1)
-    rows = np.arange(per_seat.shape[0])
-    mine = per_seat[rows, ev["declarer"]] if rows.size else np.zeros(0, np.int64)
-    return mine, per_seat.sum(axis=1) - mine
+    return np.stack([np.stack([ev[f"{r.lower()}_{q}"] for q in range(4)]) for r in RULES])
+
+
+@njit(cache=True)
+def _gold_by_game(index, declarer, paid, n_games):
+    """Per game: the gold won by the declarers, and by the other seats, over its declarations
+    (``index``: the declaration's game within the chunk)."""
+    declarers = np.zeros(n_games, np.int64)
+    others = np.zeros(n_games, np.int64)
+    for i in range(declarer.shape[0]):
+        for q in range(paid.shape[1]):
+            won = 0
+            for r in range(paid.shape[0]):
+                won += paid[r, q, i]
+            if q == declarer[i]:
+                declarers[index[i]] += won
+            else:
+                others[index[i]] += won
+    return declarers, others
 
 
 def per_game(rules: OcracokeRules, chunk: Chunk) -> dict[str, np.ndarray]:
     g = chunk.games
-    out = {f"win_{q}": g[f"win_{q}"].astype(np.int64) for q in range(rules.players)}
+    out = {f"win_{q}": g[f"win_{q}"] for q in range(rules.players)}
     for name in ("hands", "declared", "forced", "capped"):
-        out[name] = g[name].astype(np.int64)
-    mine, others = _declarer_gold(rules, chunk)
-    idx = chunk.events["declarations"]["game"] - g["game"][0]
-    out["gold_declarer"] = np.bincount(idx, weights=mine, minlength=len(chunk)).astype(np.int64)
-    out["gold_others"] = np.bincount(idx, weights=others, minlength=len(chunk)).astype(np.int64)
+        out[name] = g[name]
+    ev = chunk.events["declarations"]
+    out["gold_declarer"], out["gold_others"] = _gold_by_game(ev["game"] - g["game"][0], ev["declarer"],
+                                                             _paid(chunk), len(chunk))
     return out
 
 
 @njit(cache=True)
-def _tally_seat(q, declarer, forced, paid, rule_paid, rule_gold, seat_rule_paid, gold_hist, seat_gold, role_n,
-                role_forced):
-    """One pass over the declarations for seat q (role 0 where q declared, else 1); paid[r] is the gold
-    rule r paid q at each declaration. Adds to the tallies of ``tally``."""
+def _tally_declarations(players, declarer, forced, paid, rule_paid, rule_gold, seat_rule_paid, gold_hist,
+                        seat_gold, role_n, role_forced):
+    """One pass over the declarations for every seat q (role 0 where q declared, else 1); paid[r, q]
+    is the gold rule r paid q at each declaration. Adds to the tallies of ``tally``."""
     for i in range(declarer.shape[0]):
-        role = 0 if declarer[i] == q else 1
-        won = 0
-        for r in range(5):
-            amount = paid[r, i]
-            rule_paid[role, r] += amount > 0
-            rule_gold[role, r] += amount
-            seat_rule_paid[q, r] += amount > 0
-            won += amount
-        capped = min(won, GOLD_BINS - 1)
-        gold_hist[role, capped] += 1
-        role_n[role] += 1
-        seat_gold[q, 0] += 1
-        seat_gold[q, 1] += won
-        seat_gold[q, 2] += won * won
-        if role == 0:
-            role_forced[forced[i], capped] += 1
+        for q in range(players):
+            role = 0 if declarer[i] == q else 1
+            won = 0
+            for r in range(5):
+                amount = np.int64(paid[r, q, i])
+                rule_paid[role, r] += amount > 0
+                rule_gold[role, r] += amount
+                seat_rule_paid[q, r] += amount > 0
+                won += amount
+            capped = min(won, GOLD_BINS - 1)
+            gold_hist[role, capped] += 1
+            role_n[role] += 1
+            seat_gold[q, 0] += 1
+            seat_gold[q, 1] += won
+            seat_gold[q, 2] += won * won
+            if role == 0:
+                role_forced[forced[i], capped] += 1
 
 
 def tally(rules: OcracokeRules, chunk: Chunk) -> dict[str, np.ndarray]:
@@ -90,11 +105,8 @@ def tally(rules: OcracokeRules, chunk: Chunk) -> dict[str, np.ndarray]:
     seat_gold = np.zeros((4, 3), np.int64)  # declarations, sum, sum of squares
     role_n = np.zeros(2, np.int64)
     role_forced = np.zeros((2, GOLD_BINS), np.int64)  # gold of the declarer: voluntary / forced
-    declarer, forced = (np.asarray(ev[name], np.int64) for name in ("declarer", "forced"))
-    for q in range(n):
-        paid = np.stack([ev[f"{r.lower()}_{q}"] for r in RULES]).astype(np.int64, copy=False)
-        _tally_seat(q, declarer, forced, paid, rule_paid, rule_gold, seat_rule_paid, gold_hist, seat_gold, role_n,
-                    role_forced)
+    _tally_declarations(n, ev["declarer"], ev["forced"], _paid(chunk), rule_paid, rule_gold, seat_rule_paid,
+                        gold_hist, seat_gold, role_n, role_forced)
     final = np.zeros((4, FINAL_BINS), np.int64)
     for q in range(n):
         final[q] = np.bincount(np.minimum(g[f"gold_{q}"], FINAL_BINS - 1), minlength=FINAL_BINS)
