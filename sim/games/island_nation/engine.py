@@ -54,7 +54,6 @@ from sim.games.island_nation.state import (
     MOVE,
     N_PENDING,
     NLOG,
-    ONE,
     OVER,
     RADAR,
     REASON,
@@ -65,14 +64,13 @@ from sim.games.island_nation.state import (
     TRAITOR,
     WINNER,
     artillery_mask,
-    first_target_is,
     frogman_shot_victim,
     has,
     image_of,
     in_window,
-    lowest_bit,
     loyal_alive,
     set_size,
+    shot_keeps,
     union_of,
     with_point,
     without_point,
@@ -130,17 +128,8 @@ def _frogman_shoots(T, P, st, log, d, hidden):
     victim = frogman_shot_victim(T.line, st, P.n_art, f, d)
     st.g[FBUL] -= 1
     if not hidden:  # a frogman on p could have made this shot (on a shared point the shooter picks)
-        l0, l1 = artillery_mask(st, P.n_art, loyal_only=True)
         target = st.apos[victim] if victim >= 0 else -1
-        s0, s1 = st.bel[0], st.bel[1]
-        for w in range(2):
-            x = st.bel[w]
-            while x != np.uint64(0):
-                p = 64 * w + lowest_bit(x)
-                x &= x - ONE
-                if not first_target_is(T.line, l0, l1, p, target):
-                    s0, s1 = without_point(s0, s1, p)
-        st.bel[0], st.bel[1] = s0, s1
+        st.bel[0], st.bel[1] = shot_keeps(T.line, st, P.n_art, target)
     _log(st, log, EV_FSHOT, 0, d + 1, victim + 1, set_size(st.bel[0], st.bel[1]))
     if victim >= 0:
         _wound_artillery(P, st, log, victim)

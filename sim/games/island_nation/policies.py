@@ -42,7 +42,6 @@ from sim.games.island_nation.state import (
     TRAITOR,
     artillery_mask,
     first_point,
-    first_target_is,
     frogman_shot_victim,
     has,
     image_of,
@@ -50,6 +49,7 @@ from sim.games.island_nation.state import (
     lowest_bit,
     loyal_alive,
     set_size,
+    shot_keeps,
     union_of,
 )
 
@@ -159,26 +159,10 @@ def frogman_shot(bot, T, P, st, rng):
         if v >= 0 and st.ahp[v] == 1:
             if loyal_alive(st, P.n_art) == 1:
                 return d
-            kept = _shot_belief_size(T, P, st, v)
-            if 2 * kept >= set_size(st.bel[0], st.bel[1]):
+            k0, k1 = shot_keeps(T.line, st, P.n_art, st.apos[v])  # IN-BELIEF-5, were v hit
+            if 2 * set_size(k0, k1) >= set_size(st.bel[0], st.bel[1]):
                 return d
     return -1
-
-
-@njit(**JIT)
-def _shot_belief_size(T, P, st, victim):
-    """Size the public set would keep if the frogman's shot hit ``victim`` (IN-BELIEF-5), named by
-    ``frogman_shot_victim`` (so the one any shot reaching its point first would hit)."""
-    l0, l1 = artillery_mask(st, P.n_art, loyal_only=True)
-    count = 0
-    for w in range(2):
-        x = st.bel[w]
-        while x != np.uint64(0):
-            p = 64 * w + lowest_bit(x)
-            x &= x - ONE
-            if first_target_is(T.line, l0, l1, p, st.apos[victim]):
-                count += 1
-    return count
 
 
 @njit(**INLINE)

@@ -211,6 +211,24 @@ def first_target_is(line, l0, l1, p, c):
 
 
 @njit(**JIT)
+def shot_keeps(line, st, n_art, target):
+    """The points of the public set from which a frogman's shot could have hit the loyal artillery on
+    point ``target`` first, or (``target`` = -1) could have hit none (IN-BELIEF-5): what the public
+    set keeps after the frogman says the outcome of a shot."""
+    l0, l1 = artillery_mask(st, n_art, loyal_only=True)
+    k0 = np.uint64(0)
+    k1 = np.uint64(0)
+    for w in range(2):
+        x = st.bel[w]
+        while x != np.uint64(0):
+            p = 64 * w + lowest_bit(x)
+            x &= x - ONE
+            if first_target_is(line, l0, l1, p, target):
+                k0, k1 = with_point(k0, k1, p)
+    return k0, k1
+
+
+@njit(**JIT)
 def frogman_shot_victim(line, st, n_art, p, d):
     """Who a frogman's shot from ``p`` in direction ``d`` hits (IN-SHOOT-4/5): the loyal living
     artillery on the nearest occupied point of the line; on a shared point, the one with the
