@@ -16,12 +16,13 @@ except PackageNotFoundError:  # running from a source tree without installing
 __all__ = ["SimResult", "simulate", "__version__"]
 
 STALE_CACHE_S = 3600  # compiled code of other source versions is removed after an hour unused
+COMPILED_CORE = ("rng.py", "bits.py")  # the modules of sim/core whose functions the engines compile in
 
 
 def _sources_digest(package: Path) -> str:
-    """SHA-256 of every source compiled code may use: ``core/rng.py`` and all of ``games/``."""
+    """SHA-256 of every source compiled code may use: ``COMPILED_CORE`` and all of ``games/``."""
     digest = hashlib.sha256()
-    for path in [package / "core" / "rng.py", *sorted((package / "games").rglob("*.py"))]:
+    for path in [*(package / "core" / name for name in COMPILED_CORE), *sorted((package / "games").rglob("*.py"))]:
         digest.update(path.relative_to(package).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()
@@ -32,7 +33,7 @@ def _source_keyed_numba_cache() -> None:
 
     numba checks only the file of each cached function, but the engines inline bots, rules and the
     random streams from other modules: an edit there would silently run stale compiled code. With the
-    folder keyed on every source of ``sim/games`` and ``sim/core/rng.py``, any edit compiles afresh
+    folder keyed on every source of ``sim/games`` and ``COMPILED_CORE``, any edit compiles afresh
     once. Folders of other source versions unused for an hour are removed. An explicit
     ``NUMBA_CACHE_DIR`` is left alone.
     """

@@ -25,7 +25,8 @@ def test_an_edit_to_any_game_source_changes_the_folder(tmp_path):
     package = tmp_path / "sim"
     (package / "core").mkdir(parents=True)
     (package / "games" / "somegame").mkdir(parents=True)
-    (package / "core" / "rng.py").write_text("x = 1\n")
+    for name in sim.COMPILED_CORE:
+        (package / "core" / name).write_text("x = 1\n")
     policies = package / "games" / "somegame" / "policies.py"
     policies.write_text("def bot():\n    return 1\n")
     before = sim._sources_digest(package)
@@ -33,6 +34,9 @@ def test_an_edit_to_any_game_source_changes_the_folder(tmp_path):
     assert sim._sources_digest(package) == before
     policies.write_text("def bot():\n    return 2\n")
     assert sim._sources_digest(package) != before
+    edited = sim._sources_digest(package)
+    (package / "core" / "bits.py").write_text("x = 2\n")
+    assert sim._sources_digest(package) != edited, "an edit to compiled core code changes it too"
 
 
 def test_an_explicit_cache_dir_is_respected(tmp_path):

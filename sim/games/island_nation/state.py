@@ -24,7 +24,8 @@ from collections import namedtuple
 
 import numpy as np
 from numba import njit
-from numba.cpython.unsafe.numbers import trailing_zeros
+
+from sim.core.bits import lowest_bit, popcount
 
 State = namedtuple("State", ["g", "apos", "ahp", "abul", "traitor", "bel", "path", "sizes", "hand", "deck",
                              "ability", "pending", "rng", "scratch", "plan", "planned_for", "spread"])
@@ -73,23 +74,8 @@ def new_state() -> State:
 
 
 @njit(**JIT)
-def popcount(x):
-    """Number of set bits of a uint64 (the SWAR sum LLVM turns into one instruction)."""
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
-
-
-@njit(**INLINE)
-def lowest_bit(x):
-    """The index of the lowest set bit of a non-zero uint64 (its count of trailing zero bits)."""
-    return np.int64(trailing_zeros(x))
-
-
-@njit(**JIT)
 def set_size(s0, s1):
-    return popcount(s0) + popcount(s1)
+    return np.int64(popcount(s0) + popcount(s1))
 
 
 @njit(**JIT)

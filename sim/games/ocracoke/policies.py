@@ -43,10 +43,9 @@ rules instead of 19 MB of floats, so the lookups stay in the processor's caches)
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
-from numba.core.extending import intrinsic
-from numba.cpython.unsafe.numbers import trailing_zeros
+from numba import njit
 
+from sim.core.bits import lowest_bit, popcount
 from sim.core.rng import randbelow
 from sim.games.ocracoke.rules import GHOST, KRAKEN, MERMAID, N_CARDS, SUM_LIMIT
 
@@ -219,18 +218,6 @@ def _bit(card):
     return (1 << (card + 1)) >> 1
 
 
-@intrinsic
-def popcount(typingctx, x):
-    """Number of bits set in a mask: LLVM's ctpop (one instruction on processors that count bits)."""
-    if not isinstance(x, types.Integer):
-        return None
-
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
-
-    return x(x), codegen
-
-
 def with_subset_sums(values: np.ndarray) -> np.ndarray:
     """The card values followed by the sums of every subset of the navy cards (NAVY_SUMS + mask of
     cards 0..3) and of the pirate cards (PIRATE_SUMS + mask of cards 4..7): the bots' ``values``."""
@@ -300,8 +287,8 @@ def _first_unknown_slot(info, exclude):
     free = ((1 << info[N_SHIP]) - 1) & ~exclude
     unknown = free & ~info[SLOTS_KNOWN] & ~info[PAIR]
     if unknown:
-        return trailing_zeros(unknown)
-    return trailing_zeros(free) if free else -1
+        return lowest_bit(unknown)
+    return lowest_bit(free) if free else -1
 
 
 @rules_leaf
