@@ -91,7 +91,11 @@ def rate_difference(k_base: int, n_base: int, k_var: int, n_var: int,
 
     lo, hi = confint_proportions_2indep(k_var, n_var, k_base, n_base, method="newcomb",
                                         compare="diff", alpha=1 - confidence)
-    res = test_proportions_2indep(k_var, n_var, k_base, n_base, method="score", compare="diff")
+    # statsmodels also forms the ratio and odds ratio of the two rates, unused here: a rate of 0 or 1
+    # divides by zero there. When both rates are 0 (or both 1) the score statistic is 0/0: no
+    # difference to test, p = 1.
+    with np.errstate(divide="ignore", invalid="ignore"):
+        res = test_proportions_2indep(k_var, n_var, k_base, n_base, method="score", compare="diff")
     p = float(res.pvalue) if np.isfinite(res.pvalue) else 1.0
     return Difference(rate(k_base, n_base), rate(k_var, n_var), k_var / n_var - k_base / n_base,
                       float(lo), float(hi), p)

@@ -46,6 +46,16 @@ def test_rate_difference_detects_a_clear_difference_and_not_noise():
     assert noise.p_value > 0.5 and noise.lo < 0 < noise.hi
 
 
+@pytest.mark.filterwarnings("error")
+def test_rate_difference_at_rates_of_zero_and_one_is_quiet_and_honest():
+    """A card nobody played (0 of n on both sides) is no difference (p = 1), silently; a rate of 0
+    against a positive rate is still tested."""
+    for none in (stats.rate_difference(0, 10, 0, 12), stats.rate_difference(10, 10, 12, 12)):
+        assert none.p_value == 1.0 and none.diff == 0 and none.lo < 0 < none.hi
+    some = stats.rate_difference(0, 500, 30, 500)
+    assert some.p_value < 1e-6 and some.lo > 0
+
+
 def test_paired_difference_is_narrower_for_correlated_games():
     rng = np.random.default_rng(1)
     x = (rng.random(20000) < 0.5).astype(float)
