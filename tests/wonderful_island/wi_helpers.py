@@ -26,19 +26,18 @@ class Table:
     def __init__(self, r: WonderfulIslandRules, camps, bots=None, votes=None, seed: int = 0, log: int = 2000):
         self.rules = r
         tab, self.deck0, self.mdeck0 = engine.pack(r)
-        self.tab = tab.copy()  # the packed table is shared: edit a copy
+        self.st = S.new_state(tab, log)  # a copy of the packed table, which is shared
+        self.tab = self.st[S.TB:S.TB + tab.shape[0]]  # views into the one state array: edits reach the engine
         first = self.tab[0, S.R_CHAR0]
-        self.chars = self.tab[first:self.tab[0, S.R_MEET0]]  # a view: edits reach the engine
+        self.chars = self.tab[first:self.tab[0, S.R_MEET0]]
         for s in range(3):
             self.chars[0, s * 5] = -1  # character 0 without skills: no trigger matches
-        self.st = S.new_state(log)
-        self.st[S.LOG:, :] = -1
         self.g = self.st[0]  # views into the one state array
         self.seat = self.st[S.SEAT:S.SEAT + S.MAX_PLAYERS]
         self.hand = self.st[S.HAND:S.HAND + S.MAX_PLAYERS]
         self.mhand = self.st[S.MHAND:S.MHAND + S.MAX_PLAYERS]
         self.piles = self.st[S.PILES:S.PILES + 5]
-        self.log = self.st[S.LOG:].reshape(-1)
+        self.log = self.st[self.tab[0, S.R_LOG0]:].reshape(-1)
         self.rng = game_stream(seed, 0)
         self.vstats = np.zeros((6, 3, 3), dtype=np.int64)
         n = len(camps)
@@ -83,7 +82,7 @@ class Table:
 
     def settle(self, c: int, venue: int) -> None:
         self.candidate(c, venue)
-        engine.settle(self.st, self.tab, self.rng, c, self.vstats)
+        engine.settle(self.st, self.rng, c, self.vstats)
 
     def events(self, code: int) -> list[tuple[int, int, int]]:
         rows = self.log.reshape(-1, 4)

@@ -108,7 +108,6 @@ from sim.games.wonderful_island.state import (
     HAND,
     HMAX,
     LEGISLATURE,
-    LOG,
     MAX_PLAYERS,
     MHAND,
     MHMAX,
@@ -148,6 +147,7 @@ from sim.games.wonderful_island.state import (
     R_JAIL,
     R_LEG,
     R_LIMIT,
+    R_LOG0,
     R_MEET,
     R_MEET0,
     R_MEET_FEWER,
@@ -192,6 +192,7 @@ from sim.games.wonderful_island.state import (
     T_REACTIVE,
     T_RESPONSE,
     T_WIDTH,
+    TB,
     TG_CANDIDATE,
     TG_OTHERS,
     TG_SELF,
@@ -237,10 +238,11 @@ NSF = len(SEAT_FIELDS)
 @compiled
 def log_event(st, code, a, b, c):
     """A trace event (code, a, b, c) in the log rows of ``st``; nothing when not tracing."""
-    if st.shape[0] == LOG:
+    log0 = st[TB, R_LOG0]
+    if st.shape[0] == log0:
         return
     i = st[0, G_LOG_N]
-    row, col = LOG + i // EVENTS_PER_ROW, 4 * (i % EVENTS_PER_ROW)
+    row, col = log0 + i // EVENTS_PER_ROW, 4 * (i % EVENTS_PER_ROW)
     if row < st.shape[0]:
         st[row, col] = code
         st[row, col + 1] = a
@@ -337,13 +339,13 @@ def take_from_hand(st, p, i):
 
 
 @compiled
-def discard_cards(st, T, rng, p, n):
+def discard_cards(st, rng, p, n):
     """p loses n cards of its choice to the discard pile (WI-SETTLE-4)."""
     lost = 0
     for _ in range(n):
         if st[SEAT + p, S_HAND_N] == 0:
             break
-        i = pol.discard_index(st, T, rng, p)
+        i = pol.discard_index(st, rng, p)
         to_discard(st, take_from_hand(st, p, i))
         lost += 1
     if lost:
@@ -429,9 +431,9 @@ def jail(st, p):
 
 
 @compiled
-def add_subpoenas(st, T, p, n):
+def add_subpoenas(st, p, n):
     """WI-SUBP-1/2: subpoena tokens on p's character; the jail count sends p to jail."""
-    limit = T[0, R_JAIL]
+    limit = st[TB, R_JAIL]
     st[SEAT + p, S_SUBP] = min(limit, st[SEAT + p, S_SUBP] + n)
     if st[SEAT + p, S_SUBP] >= limit:
         jail(st, p)
@@ -471,7 +473,7 @@ def observe(st, actor, toward, friendly):
 
 # ----------------------------------------------------------------------------------------- effects
 @compiled
-def apply_primitive(st, T, rng, prim, amount, actor, target):
+def apply_primitive(st, rng, prim, amount, actor, target):
     """One effect primitive of a card, skill or meeting card (no skills triggered here)."""
     if target < 0 or st[SEAT + target, S_JAILED] != 0 or prim == P_NONE:
         return
@@ -481,7 +483,7 @@ def apply_primitive(st, T, rng, prim, amount, actor, target):
     elif prim == P_IRON:
         gain_iron(st, target, amount)
     elif prim == P_SUBPOENA:
-        add_subpoenas(st, T, target, amount)
+        add_subpoenas(st, target, amount)
     elif prim == P_CLEAR:
         st[SEAT + target, S_SUBP] = max(0, st[SEAT + target, S_SUBP] - amount)
     elif prim == P_HOSPITAL:
@@ -489,7 +491,7 @@ def apply_primitive(st, T, rng, prim, amount, actor, target):
     elif prim == P_DRAW:
         draw_cards(st, rng, target, amount)
     elif prim == P_DISCARD:
-        discard_cards(st, T, rng, target, amount)
+        discard_cards(st, rng, target, amount)
     elif prim == P_MOVE:
         if target != actor:
             move_votes(st, target, actor, amount)
@@ -500,15 +502,15 @@ def apply_primitive(st, T, rng, prim, amount, actor, target):
 
 
 @leaf
-def has_skill(st, T, p, trigger):
+def has_skill(st, p, trigger):
     """Whether p's character has a skill with this trigger (most have none for a given trigger)."""
-    row = T[0, R_CHAR0] + st[SEAT + p, S_CHAR]
-    return (T[row, S_TRIG] == trigger or T[row, SKILL_COLS + S_TRIG] == trigger
-            or T[row, 2 * SKILL_COLS + S_TRIG] == trigger)
+    row = st[TB, R_CHAR0] + st[SEAT + p, S_CHAR]
+    return (st[TB + row, S_TRIG] == trigger or st[TB + row, SKILL_COLS + S_TRIG] == trigger
+            or st[TB + row, 2 * SKILL_COLS + S_TRIG] == trigger)
 
 
 @compiled
-def fire_skills(st, T, rng, p, trigger, venue):
+def fire_skills(st, rng, p, trigger, venue):
     """WI-SKILL-2/3: p's skills with this trigger. Active ones are optional and need p out of
     hospital; the forced one always fires, in hospital too (WI-HOSP-4). Not cancellable."""
     if st[SEAT + p, S_JAILED] != 0:
@@ -516,22 +518,22 @@ def fire_skills(st, T, rng, p, trigger, venue):
     ch = st[SEAT + p, S_CHAR]
     for s in range(3):
         base = s * SKILL_COLS
-        if T[T[0, R_CHAR0] + ch, base + S_TRIG] != trigger:
+        if st[TB + st[TB, R_CHAR0] + ch, base + S_TRIG] != trigger:
             continue
-        want_venue = T[T[0, R_CHAR0] + ch, base + S_VENUE]
+        want_venue = st[TB + st[TB, R_CHAR0] + ch, base + S_VENUE]
         if want_venue >= 0 and want_venue != venue:
             continue
-        prim, amount, kind = T[T[0, R_CHAR0] + ch, base + S_PRIM], T[T[0, R_CHAR0] + ch, base + S_AMT], T[T[0, R_CHAR0] + ch, base + S_TGT]
+        prim, amount, kind = st[TB + st[TB, R_CHAR0] + ch, base + S_PRIM], st[TB + st[TB, R_CHAR0] + ch, base + S_AMT], st[TB + st[TB, R_CHAR0] + ch, base + S_TGT]
         if s < 2:
             if st[SEAT + p, S_HOSP] >= 0:
                 continue
-            target = pol.skill_target(st, T, rng, p, prim, amount, kind)
+            target = pol.skill_target(st, rng, p, prim, amount, kind)
         elif kind == TG_SELF:
             target = p
         elif kind == TG_CANDIDATE:
             target = st[0, G_CAND]
         else:
-            target = pol.hostile_target(st, T, rng, p, prim)
+            target = pol.hostile_target(st, rng, p, prim)
             if target < 0:
                 target = pol.random_other(st, rng, p, st[0, G_N], False)
         if kind == TG_OTHERS:
@@ -540,43 +542,43 @@ def fire_skills(st, T, rng, p, trigger, venue):
             log_event(st, E_SKILL, p, s, prim)
             for q in range(st[0, G_N]):
                 if q != p:
-                    apply_effect(st, T, rng, prim, amount, p, q, True)
+                    apply_effect(st, rng, prim, amount, p, q, True)
             continue
         if target < 0:
             continue
         log_event(st, E_SKILL, p, s, prim)
-        apply_effect(st, T, rng, prim, amount, p, target, True)
+        apply_effect(st, rng, prim, amount, p, target, True)
 
 
 @compiled
-def apply_effect(st, T, rng, prim, amount, actor, target, triggers):
+def apply_effect(st, rng, prim, amount, actor, target, triggers):
     """An effect, then (when ``triggers``) the target's skills triggered by a subpoena or hospital."""
-    apply_primitive(st, T, rng, prim, amount, actor, target)
+    apply_primitive(st, rng, prim, amount, actor, target)
     if not triggers or target < 0 or st[SEAT + target, S_JAILED] != 0:
         return
-    if prim == P_SUBPOENA and has_skill(st, T, target, TR_SUBPOENAED):
-        fire_reactions(st, T, rng, target, TR_SUBPOENAED)
-    elif prim == P_HOSPITAL and has_skill(st, T, target, TR_HOSPITALIZED):
-        fire_reactions(st, T, rng, target, TR_HOSPITALIZED)
+    if prim == P_SUBPOENA and has_skill(st, target, TR_SUBPOENAED):
+        fire_reactions(st, rng, target, TR_SUBPOENAED)
+    elif prim == P_HOSPITAL and has_skill(st, target, TR_HOSPITALIZED):
+        fire_reactions(st, rng, target, TR_HOSPITALIZED)
 
 
 @compiled
-def fire_reactions(st, T, rng, p, trigger):
+def fire_reactions(st, rng, p, trigger):
     """Skills triggered by a subpoena or a hospital stay; their own effects trigger nothing more."""
     ch = st[SEAT + p, S_CHAR]
     for s in range(3):
         base = s * SKILL_COLS
-        if T[T[0, R_CHAR0] + ch, base + S_TRIG] != trigger:
+        if st[TB + st[TB, R_CHAR0] + ch, base + S_TRIG] != trigger:
             continue
         if s < 2 and st[SEAT + p, S_HOSP] >= 0:
             continue
-        prim, amount, kind = T[T[0, R_CHAR0] + ch, base + S_PRIM], T[T[0, R_CHAR0] + ch, base + S_AMT], T[T[0, R_CHAR0] + ch, base + S_TGT]
-        target = p if kind == TG_SELF else pol.hostile_target(st, T, rng, p, prim)
+        prim, amount, kind = st[TB + st[TB, R_CHAR0] + ch, base + S_PRIM], st[TB + st[TB, R_CHAR0] + ch, base + S_AMT], st[TB + st[TB, R_CHAR0] + ch, base + S_TGT]
+        target = p if kind == TG_SELF else pol.hostile_target(st, rng, p, prim)
         if s < 2 and kind == TG_SELF and not pol.self_benefit(st, p, prim, amount):
             continue
         if target >= 0:
             log_event(st, E_SKILL, p, s, prim)
-            apply_primitive(st, T, rng, prim, amount, p, target)
+            apply_primitive(st, rng, prim, amount, p, target)
 
 
 def card_is_hostile(row) -> bool:
@@ -586,13 +588,13 @@ def card_is_hostile(row) -> bool:
 
 
 @leaf
-def try_cancel(st, T, rng, victim, actor, k):
+def try_cancel(st, rng, victim, actor, k):
     """WI-CARD-5 (沙盤推演): the victim of a hostile card may cancel it with a response card."""
     if victim == actor or st[SEAT + victim, S_JAILED] != 0 or st[SEAT + victim, S_HOSP] >= 0:
         return False
     for i in range(st[SEAT + victim, S_HAND_N]):
         r = st[HAND + victim, i]
-        if (T[0, R_RESPONSE_KINDS] >> r) & 1:
+        if (st[TB, R_RESPONSE_KINDS] >> r) & 1:
             if not pol.wants_cancel(st, rng, victim, actor):
                 return False
             to_discard(st, take_from_hand(st, victim, i))
@@ -603,79 +605,79 @@ def try_cancel(st, T, rng, victim, actor, k):
 
 
 @compiled
-def card_effects(st, T, rng, k, actor, target):
+def card_effects(st, rng, k, actor, target):
     """Both effects of card k played by actor; ``target`` is the chosen/candidate player."""
     for e in range(2):
-        prim, amount, kind = T[CARD0 + k, C_P1 + 3 * e], T[CARD0 + k, C_A1 + 3 * e], T[CARD0 + k, C_T1 + 3 * e]
+        prim, amount, kind = st[TB + CARD0 + k, C_P1 + 3 * e], st[TB + CARD0 + k, C_A1 + 3 * e], st[TB + CARD0 + k, C_T1 + 3 * e]
         if prim == P_NONE:
             continue
         if kind == TG_SELF:
-            apply_effect(st, T, rng, prim, amount, actor, actor, True)
+            apply_effect(st, rng, prim, amount, actor, actor, True)
         elif kind == TG_OTHERS:
             for q in range(st[0, G_N]):
                 if q != actor:
-                    apply_effect(st, T, rng, prim, amount, actor, q, True)
+                    apply_effect(st, rng, prim, amount, actor, q, True)
         elif kind == TG_VENUE_SUPPORT or kind == TG_VENUE_OBSTRUCTION:
-            remove_slot_card(st, T, SUPPORT if kind == TG_VENUE_SUPPORT else OBSTRUCTION)
+            remove_slot_card(st, SUPPORT if kind == TG_VENUE_SUPPORT else OBSTRUCTION)
         else:
-            apply_effect(st, T, rng, prim, amount, actor, target, True)
+            apply_effect(st, rng, prim, amount, actor, target, True)
 
 
 @compiled
-def remove_slot_card(st, T, card_type):
+def remove_slot_card(st, card_type):
     """離間 / 轉移焦點: the first card of this type on the venue goes to the discard pile."""
     for s in range(st[0, G_SLOT_N]):
         k = st[PILES + PILE_SLOT_CARD, s]
-        if k >= 0 and T[CARD0 + k, C_TYPE] == card_type:
+        if k >= 0 and st[TB + CARD0 + k, C_TYPE] == card_type:
             to_discard(st, k)
             st[PILES + PILE_SLOT_CARD, s] = -1
             return
 
 
 @compiled
-def slot_has(st, T, card_type):
+def slot_has(st, card_type):
     for s in range(st[0, G_SLOT_N]):
         k = st[PILES + PILE_SLOT_CARD, s]
-        if k >= 0 and T[CARD0 + k, C_TYPE] == card_type:
+        if k >= 0 and st[TB + CARD0 + k, C_TYPE] == card_type:
             return True
     return False
 
 
 # ----------------------------------------------------------------------------------------- meetings
 @compiled
-def pass_meeting(st, T, rng, s, j, q):
+def pass_meeting(st, rng, s, j, q):
     """WI-CARD-4: s passes meeting card j face down to q; q carries it out if of the camp asked;
     the card goes back into the meeting pile, shuffled (WI-MEET-1), or out of the game (WI-MEET-3)."""
     m = st[MHAND + s, j]
     last = st[SEAT + s, S_MEET_N] - 1
     st[MHAND + s, j] = st[MHAND + s, last]
     st[SEAT + s, S_MEET_N] = last
-    asked = T[T[0, R_MEET0] + m, M_CAMP]
+    asked = st[TB + st[TB, R_MEET0] + m, M_CAMP]
     yes = st[SEAT + q, S_CAMP] == asked
     log_event(st, E_MEETING, s, q, m * 2 + (1 if yes else 0))
     if yes:
-        prim, amount = T[T[0, R_MEET0] + m, M_PRIM], T[T[0, R_MEET0] + m, M_AMT]
-        if T[T[0, R_MEET0] + m, M_TGT] == TG_SENDER:
+        prim, amount = st[TB + st[TB, R_MEET0] + m, M_PRIM], st[TB + st[TB, R_MEET0] + m, M_AMT]
+        if st[TB + st[TB, R_MEET0] + m, M_TGT] == TG_SENDER:
             if prim == P_MOVE:
                 move_votes(st, q, s, amount)
             elif prim == P_PEEK:
                 learn_camp(st, s, q)
             else:
-                apply_primitive(st, T, rng, prim, amount, q, s)
+                apply_primitive(st, rng, prim, amount, q, s)
         else:
-            apply_primitive(st, T, rng, prim, amount, s, q)
+            apply_primitive(st, rng, prim, amount, s, q)
     side = st[SEAT + s, S_SIDE]
     if side >= 0 and not (st[SEAT + s, S_KNOWN] >> q) & 1:
         if asked == side or yes:
             st[SEAT + s, S_KNOWN] |= np.int64(1) << np.int64(q)
             st[SEAT + s, S_BELIEF + q] = 1000 if yes and asked == side else 0
         else:
-            others = T[0, R_BLUE + asked] - (1 if st[SEAT + s, S_CAMP] == asked else 0)
+            others = st[TB, R_BLUE + asked] - (1 if st[SEAT + s, S_CAMP] == asked else 0)
             p_asked = 1000 * others // max(1, st[0, G_N] - 1)
             if p_asked < 1000:
                 st[SEAT + s, S_BELIEF + q] = min(999, st[SEAT + s, S_BELIEF + q] * 1000 // (1000 - p_asked))
     st[0, G_MEET_USED] += 1
-    if T[0, R_MEET_REMOVE] == 0:
+    if st[TB, R_MEET_REMOVE] == 0:
         st[PILES + PILE_MDECK, st[0, G_MDECK_N]] = m
         st[0, G_MDECK_N] += 1  # reshuffled: cards are taken at random (take_meeting_card)
 
@@ -697,7 +699,7 @@ def take_meeting_card(st, rng, p):
 
 # ----------------------------------------------------------------------------------------- action turns
 @leaf
-def play_slot_card(st, T, p, i):
+def play_slot_card(st, p, i):
     """WI-CARD-1/2: a support or obstruction card goes into an empty venue slot."""
     k = take_from_hand(st, p, i)
     st[PILES + PILE_SLOT_CARD, st[0, G_SLOT_N]] = k
@@ -705,24 +707,24 @@ def play_slot_card(st, T, p, i):
     st[0, G_SLOT_N] += 1
     mark_played(st, p, k)
     log_event(st, E_PLAY, p, k, st[0, G_CAND])
-    observe(st, p, st[0, G_CAND], T[CARD0 + k, C_TYPE] == SUPPORT)
+    observe(st, p, st[0, G_CAND], st[TB + CARD0 + k, C_TYPE] == SUPPORT)
 
 
 @compiled
-def play_strategy_card(st, T, rng, p, i, target, code):
+def play_strategy_card(st, rng, p, i, target, code):
     """WI-CARD-3: a strategy card in front of the player, resolved at once, then discarded."""
     k = take_from_hand(st, p, i)
     mark_played(st, p, k)
     log_event(st, code, p, k, target)
-    hostile = (T[0, R_HOSTILE_KINDS] >> k) & 1 != 0
+    hostile = (st[TB, R_HOSTILE_KINDS] >> k) & 1 != 0
     if hostile and target != p:
         observe(st, p, target, False)
-        if try_cancel(st, T, rng, target, p, k):
+        if try_cancel(st, rng, target, p, k):
             to_discard(st, k)
             return
     elif target != p:
         observe(st, p, target, True)
-    card_effects(st, T, rng, k, p, target)
+    card_effects(st, rng, k, p, target)
     to_discard(st, k)
 
 
@@ -733,12 +735,12 @@ def turn_over(st):
 
 
 @compiled
-def play_step(st, T, rng, p):
+def play_step(st, rng, p):
     """WI-TURN-3: play any number of cards: support/obstruction into slots, strategy in front,
     meeting cards passed face down. Only a card played changes the table, so whether the turn goes
     on is checked at the start and after each card played."""
-    slots = T[0, R_SLOTS]
-    slot_kinds, action_kinds = T[0, R_SLOT_KINDS], T[0, R_ACTION_KINDS]
+    slots = st[TB, R_SLOTS]
+    slot_kinds, action_kinds = st[TB, R_SLOT_KINDS], st[TB, R_ACTION_KINDS]
     for _ in range(2):
         played = False
         changed = True
@@ -754,13 +756,13 @@ def play_step(st, T, rng, p):
             k = st[HAND + p, i]
             bit = np.int64(1) << k
             if slot_kinds & bit:
-                if st[0, G_SLOT_N] < slots and pol.slot_card_wanted(st, T, rng, p, k):
-                    play_slot_card(st, T, p, i)
+                if st[0, G_SLOT_N] < slots and pol.slot_card_wanted(st, rng, p, k):
+                    play_slot_card(st, p, i)
                     played = changed = True
             elif action_kinds & bit:
-                target = pol.action_card_target(st, T, rng, p, k, T[CARD0 + k, C_T1])
+                target = pol.action_card_target(st, rng, p, k, st[TB + CARD0 + k, C_T1])
                 if target >= 0:
-                    play_strategy_card(st, T, rng, p, i, target, E_PLAY)
+                    play_strategy_card(st, rng, p, i, target, E_PLAY)
                     played = changed = True
             i -= 1
         for j in range(st[SEAT + p, S_MEET_N] - 1, -1, -1):
@@ -768,7 +770,7 @@ def play_step(st, T, rng, p):
                 return
             q = pol.meeting_target(st, rng, p)
             if q >= 0:
-                pass_meeting(st, T, rng, p, j, q)
+                pass_meeting(st, rng, p, j, q)
             elif st[SEAT + p, S_BOT] != BOT_RANDOM:
                 break  # a bot without coins gives the same answer for its other cards
         if not played:
@@ -776,40 +778,40 @@ def play_step(st, T, rng, p):
 
 
 @leaf
-def discard_step(st, T, rng, p):
+def discard_step(st, rng, p):
     """WI-TURN-5: down to the hand limit; WI-MEET-2: three of those cards may buy a meeting card."""
-    limit, trade = T[0, R_LIMIT], T[0, R_TRADE]
+    limit, trade = st[TB, R_LIMIT], st[TB, R_TRADE]
     if st[SEAT + p, S_HAND_N] - limit >= trade and st[0, G_MDECK_N] > 0 and pol.wants_trade(st, rng, p):
-        discard_cards(st, T, rng, p, trade)
+        discard_cards(st, rng, p, trade)
         take_meeting_card(st, rng, p)
         log_event(st, E_TRADE, p, trade, 0)
     excess = st[SEAT + p, S_HAND_N] - limit
     if excess > 0:
-        discard_cards(st, T, rng, p, excess)
+        discard_cards(st, rng, p, excess)
 
 
 @leaf
-def action_turn(st, T, rng, p, extra_draw):
+def action_turn(st, rng, p, extra_draw):
     """WI-TURN-1..5: turn start (skills), draw 2, play cards, discard to 5."""
     log_event(st, E_TURN, p, 0, 0)
-    if has_skill(st, T, p, TR_TURN_START):
-        fire_skills(st, T, rng, p, TR_TURN_START, st[0, G_VENUE])
+    if has_skill(st, p, TR_TURN_START):
+        fire_skills(st, rng, p, TR_TURN_START, st[0, G_VENUE])
     if turn_over(st):
         return
-    draw_cards(st, rng, p, T[0, R_DRAW] + extra_draw)
-    play_step(st, T, rng, p)
+    draw_cards(st, rng, p, st[TB, R_DRAW] + extra_draw)
+    play_step(st, rng, p)
     if st[SEAT + p, S_JAILED] == 0 and st[SEAT + p, S_HOSP] < 0:
-        discard_step(st, T, rng, p)
+        discard_step(st, rng, p)
 
 
 @compiled
-def reactive_phase(st, T, rng, c):
+def reactive_phase(st, rng, c):
     """WI-TURN-6: after the candidate ends the action phase, the others may play reactive cards
     (only a card played can end the campaign turn or change the venue's slots, so those are
     checked again after each)."""
     n = st[0, G_N]
-    reactive = T[0, R_REACTIVE_KINDS]
-    has_support, has_obstruction = slot_has(st, T, SUPPORT), slot_has(st, T, OBSTRUCTION)
+    reactive = st[TB, R_REACTIVE_KINDS]
+    has_support, has_obstruction = slot_has(st, SUPPORT), slot_has(st, OBSTRUCTION)
     for j in range(1, n):
         p = seat_after(c, j, n)
         if st[SEAT + p, S_JAILED] != 0 or st[SEAT + p, S_HOSP] >= 0 or st[SEAT + p, S_PAUSED] != 0:
@@ -820,11 +822,11 @@ def reactive_phase(st, T, rng, c):
             k = st[HAND + p, i]
             if not (reactive >> k) & 1:
                 continue
-            if pol.reactive_wanted(st, T, rng, p, k, has_support, has_obstruction):
-                play_strategy_card(st, T, rng, p, i, c, E_REACT)
+            if pol.reactive_wanted(st, rng, p, k, has_support, has_obstruction):
+                play_strategy_card(st, rng, p, i, c, E_REACT)
                 if turn_over(st):
                     return
-                has_support, has_obstruction = slot_has(st, T, SUPPORT), slot_has(st, T, OBSTRUCTION)
+                has_support, has_obstruction = slot_has(st, SUPPORT), slot_has(st, OBSTRUCTION)
 
 
 # ----------------------------------------------------------------------------------------- venues
@@ -847,9 +849,9 @@ def sweep_best(dice, k):
 
 
 @compiled
-def street_sweep(st, T, rng, c, bonus):
+def street_sweep(st, rng, c, bonus):
     """WI-V-SWEEP-1..3: two dice, one more per support step (up to the dice in the box)."""
-    k = min(T[0, R_DICE], 2 + bonus)
+    k = min(st[TB, R_DICE], 2 + bonus)
     dice = st[TMP + TMP_DICE]
     clear_row(st, TMP + TMP_DICE, 6, 0)
     for i in range(k):
@@ -861,11 +863,11 @@ def street_sweep(st, T, rng, c, bonus):
 
 
 @compiled
-def legislature(st, T, rng, c, bonus):
+def legislature(st, rng, c, bonus):
     """WI-V-LEG-1/2/4: show of hands after coordination; at least half of the players in the game
     pass the bill and the candidate shares out 3 votes (one to each voter it bought)."""
     n = st[0, G_N]
-    share = T[0, R_LEG]
+    share = st[TB, R_LEG]
     voters = active_count(st)
     yes = 1 + bonus
     willing, bought = st[TMP + TMP_WILLING], st[TMP + TMP_BOUGHT]
@@ -912,7 +914,7 @@ def legislature(st, T, rng, c, bonus):
 
 
 @compiled
-def poaching(st, T, rng, c, bonus):
+def poaching(st, rng, c, bonus):
     """WI-V-POACH-1..4: extra draws per support step; the candidate lays cards, the target matches
     kind for kind as far as it can; the candidate takes the difference in plain votes."""
     draw_cards(st, rng, c, bonus)
@@ -926,7 +928,7 @@ def poaching(st, T, rng, c, bonus):
     while i >= 0:
         if pol.poach_plays_card(st, rng, c):
             k = take_from_hand(st, c, i)
-            laid[T[CARD0 + k, C_TYPE]] += 1
+            laid[st[TB + CARD0 + k, C_TYPE]] += 1
             to_discard(st, k)
         i -= 1
     matched = 0
@@ -935,7 +937,7 @@ def poaching(st, T, rng, c, bonus):
             need = laid[t]
             i = st[SEAT + q, S_HAND_N] - 1
             while i >= 0 and need > 0:
-                if T[CARD0 + st[HAND + q, i], C_TYPE] == t:
+                if st[TB + CARD0 + st[HAND + q, i], C_TYPE] == t:
                     to_discard(st, take_from_hand(st, q, i))
                     need -= 1
                     matched += 1
@@ -958,7 +960,7 @@ def debate_requirement(d0, d, combined):
 
 
 @compiled
-def find_debate_cards(st, T, q, case, count, issue, picks):
+def find_debate_cards(st, q, case, count, issue, picks):
     """Hand indices of q that meet the requirement (into ``picks``); False if q cannot."""
     n_hand = st[SEAT + q, S_HAND_N]
     if case == 2:
@@ -976,7 +978,7 @@ def find_debate_cards(st, T, q, case, count, issue, picks):
             k = st[HAND + q, i]
             if used[i] != 0:
                 continue
-            if (case == 0 and k == want) or (case == 1 and T[CARD0 + k, C_TYPE] == T[CARD0 + want, C_TYPE]):
+            if (case == 0 and k == want) or (case == 1 and st[TB + CARD0 + k, C_TYPE] == st[TB + CARD0 + want, C_TYPE]):
                 found = i
                 break
         if found < 0:
@@ -999,7 +1001,7 @@ def drop_indices(st, q, picks, count):
 
 
 @compiled
-def tv_debate(st, T, rng, c, bonus):
+def tv_debate(st, rng, c, bonus):
     """WI-V-DEBATE-3..9: issue card(s), the candidate's die, each debater's die and requirement."""
     n = st[0, G_N]
     debaters = 0
@@ -1011,12 +1013,12 @@ def tv_debate(st, T, rng, c, bonus):
     clear_row(st, TMP + TMP_ISSUE, 2, -1)
     n_issue = 0
     if st[SEAT + c, S_HAND_N] > 0:
-        first = pol.issue_choice(st, T, rng, c)
+        first = pol.issue_choice(st, rng, c)
         if first >= 0:
             issue[0] = take_from_hand(st, c, first)
             n_issue = 1
             if bonus >= 1 and st[SEAT + c, S_HAND_N] > 0 and pol.wants_combined(st, rng, c):
-                issue[1] = take_from_hand(st, c, pol.issue_choice(st, T, rng, c) % max(
+                issue[1] = take_from_hand(st, c, pol.issue_choice(st, rng, c) % max(
                     1, st[SEAT + c, S_HAND_N]))
                 n_issue = 2
     log_event(st, E_ISSUE, issue[0], issue[1], n_issue)
@@ -1029,18 +1031,18 @@ def tv_debate(st, T, rng, c, bonus):
         if st[SEAT + q, S_DEBATER] == 0 or st[SEAT + q, S_JAILED] != 0:
             continue
         if n_issue == 0:
-            gain_votes(st, q, T[0, R_DEB_WIN])  # no issue or no cards: everyone succeeds
+            gain_votes(st, q, st[TB, R_DEB_WIN])  # no issue or no cards: everyone succeeds
             log_event(st, E_DEBATE, q, 0, 1)
             continue
         d = randbelow(rng, 6) + 1
         case, count = debate_requirement(d0, d, n_issue == 2)
-        able = count <= picks.shape[0] and find_debate_cards(st, T, q, case, count, issue, picks)
+        able = count <= picks.shape[0] and find_debate_cards(st, q, case, count, issue, picks)
         if able and pol.debates_to_win(st, rng, q, c, st[0, G_DELTA]):
             drop_indices(st, q, picks, count)
-            gain_votes(st, q, T[0, R_DEB_WIN])
+            gain_votes(st, q, st[TB, R_DEB_WIN])
             log_event(st, E_DEBATE, q, d0 * 10 + d, 1)
         else:
-            discard_cards(st, T, rng, q, 1)
+            discard_cards(st, rng, q, 1)
             change_votes(st, c, 1)
             gained += 1
             log_event(st, E_DEBATE, q, d0 * 10 + d, 0)
@@ -1050,26 +1052,26 @@ def tv_debate(st, T, rng, c, bonus):
 
 
 @compiled
-def venue_effect(st, T, rng, c, venue, bonus):
+def venue_effect(st, rng, c, venue, bonus):
     """The chosen venue's effect with its support bonus; returns the candidate's gain."""
     if venue == RALLY:  # WI-V-RALLY-1/2
-        votes = T[0, R_RALLY] + bonus
+        votes = st[TB, R_RALLY] + bonus
         change_votes(st, c, votes)
         return votes
     if venue == GRASSROOTS:  # WI-V-GRASS-1/2
-        return gain_iron(st, c, T[0, R_GRASS] + bonus)
+        return gain_iron(st, c, st[TB, R_GRASS] + bonus)
     if venue == STREET_SWEEP:
-        return street_sweep(st, T, rng, c, bonus)
+        return street_sweep(st, rng, c, bonus)
     if venue == LEGISLATURE:
-        return legislature(st, T, rng, c, bonus)
+        return legislature(st, rng, c, bonus)
     if venue == POACHING:
-        return poaching(st, T, rng, c, bonus)
-    return tv_debate(st, T, rng, c, bonus)
+        return poaching(st, rng, c, bonus)
+    return tv_debate(st, rng, c, bonus)
 
 
 # ----------------------------------------------------------------------------------------- settlement
 @compiled
-def settle(st, T, rng, c, vstats):
+def settle(st, rng, c, vstats):
     """WI-SETTLE-1..5: card effects, then (unless jailed) venue effect and support bonus; the
     candidate's vote changes are summed and applied once, never below zero."""
     venue = st[0, G_VENUE]
@@ -1082,25 +1084,25 @@ def settle(st, T, rng, c, vstats):
         if k < 0:
             continue
         owner = st[PILES + PILE_SLOT_OWNER, s]
-        if T[CARD0 + k, C_TYPE] == SUPPORT:
+        if st[TB + CARD0 + k, C_TYPE] == SUPPORT:
             support += 1
-        elif (T[0, R_HOSTILE_KINDS] >> k) & 1 != 0 and try_cancel(st, T, rng, c, owner, k):
+        elif (st[TB, R_HOSTILE_KINDS] >> k) & 1 != 0 and try_cancel(st, rng, c, owner, k):
             continue
         log_event(st, E_RESOLVE, owner, k, c)
-        card_effects(st, T, rng, k, owner, c)
+        card_effects(st, rng, k, owner, c)
         if st[SEAT + c, S_JAILED] != 0:  # WI-SETTLE-2
             break
     if st[SEAT + c, S_JAILED] == 0:
-        if has_skill(st, T, c, TR_OWN_CAMPAIGN):
-            fire_skills(st, T, rng, c, TR_OWN_CAMPAIGN, venue)
+        if has_skill(st, c, TR_OWN_CAMPAIGN):
+            fire_skills(st, rng, c, TR_OWN_CAMPAIGN, venue)
         for q in range(st[0, G_N]):
-            if q != c and has_skill(st, T, q, TR_OTHERS_CAMPAIGN):
-                fire_skills(st, T, rng, q, TR_OTHERS_CAMPAIGN, venue)
+            if q != c and has_skill(st, q, TR_OTHERS_CAMPAIGN):
+                fire_skills(st, rng, q, TR_OTHERS_CAMPAIGN, venue)
     gain = 0
     support += st[0, G_EXTRA_SUP]
     if st[SEAT + c, S_JAILED] == 0:
-        bonus = support // T[0, R_SUP_PER]
-        gain = venue_effect(st, T, rng, c, venue, bonus)
+        bonus = support // st[TB, R_SUP_PER]
+        gain = venue_effect(st, rng, c, venue, bonus)
     st[0, G_SETTLING] = 0
     delta = st[0, G_DELTA]
     st[0, G_DELTA] = 0
@@ -1115,7 +1117,7 @@ def settle(st, T, rng, c, vstats):
                 if st[SEAT + q, S_DEBATER] != 0:
                     walkover = False
             if walkover:
-                gain += gain_votes(st, c, T[0, R_DEB_WALK])  # WI-V-DEBATE-3
+                gain += gain_votes(st, c, st[TB, R_DEB_WALK])  # WI-V-DEBATE-3
         bucket = 0 if support < 2 else (1 if support < 4 else 2)
         vstats[venue, bucket, 0] += 1
         vstats[venue, bucket, 1] += gain
@@ -1132,10 +1134,10 @@ def can_declare(st, p):
 
 
 @leaf
-def politician_goal_met(st, T, p):
+def politician_goal_met(st, p):
     """WI-END-3: a politician's own condition (camp elections are handled by the caller)."""
     ch = st[SEAT + p, S_CHAR]
-    cond, amount = T[T[0, R_CHAR0] + ch, CH_WIN], T[T[0, R_CHAR0] + ch, CH_WIN_AMT]
+    cond, amount = st[TB + st[TB, R_CHAR0] + ch, CH_WIN], st[TB + st[TB, R_CHAR0] + ch, CH_WIN_AMT]
     if cond == W_JAILED:  # the one condition a jailed politician may still meet (WI-JAIL-4)
         jailed = 0
         for q in range(st[0, G_N]):
@@ -1180,7 +1182,7 @@ def camp_wins(st, camp):
 
 
 @compiled
-def check_endings(st, T):
+def check_endings(st):
     """WI-END-1..5 outside settlement: the last player out of jail; both camps at once raise the
     threshold (WI-V-LEG-3); politicians' own conditions; a camp's election (taken by a politician
     whose goal it is)."""
@@ -1209,8 +1211,8 @@ def check_endings(st, T):
         if st[SEAT + p, S_CAMP] != POLITICIAN:
             continue
         ch = st[SEAT + p, S_CHAR]
-        depends = camp >= 0 and T[T[0, R_CHAR0] + ch, CH_WIN] == W_CAMP and T[T[0, R_CHAR0] + ch, CH_WIN_AMT] == camp
-        if (depends and can_declare(st, p)) or politician_goal_met(st, T, p):
+        depends = camp >= 0 and st[TB + st[TB, R_CHAR0] + ch, CH_WIN] == W_CAMP and st[TB + st[TB, R_CHAR0] + ch, CH_WIN_AMT] == camp
+        if (depends and can_declare(st, p)) or politician_goal_met(st, p):
             st[SEAT + p, S_WON] = 1
             log_event(st, E_WIN, p, POLITICIAN, 0)
             winners += 1
@@ -1222,13 +1224,13 @@ def check_endings(st, T):
 
 
 @compiled
-def forced_count(st, T):
+def forced_count(st):
     """WI-END-4: after the last round or with the pool empty: (A) politicians meeting their
     condition; (B) a politician out of jail with the most votes; (C) the camp with more votes."""
     n = st[0, G_N]
     winners = 0
     for p in range(n):
-        if st[SEAT + p, S_CAMP] == POLITICIAN and politician_goal_met(st, T, p):
+        if st[SEAT + p, S_CAMP] == POLITICIAN and politician_goal_met(st, p):
             st[SEAT + p, S_WON] = 1
             winners += 1
     if winners == 0:
@@ -1267,27 +1269,27 @@ def forced_count(st, T):
 
 # ----------------------------------------------------------------------------------------- a game
 @compiled
-def setup(st, T, rng, deck0, mdeck0, bots):
+def setup(st, rng, deck0, mdeck0, bots):
     """WI-SETUP-1..7: characters, camps, pool, hands, meeting cards, starting votes."""
     for row in range(SEAT + MAX_PLAYERS):
         clear_row(st, row, st.shape[1], 0)
-    n = T[0, R_PLAYERS]
+    n = st[TB, R_PLAYERS]
     st[0, G_N] = n
-    st[0, G_POOL] = T[0, R_POOL]
-    st[0, G_IRON_LEFT] = T[0, R_IRON]
-    st[0, G_THRESH] = T[0, R_THRESH]
+    st[0, G_POOL] = st[TB, R_POOL]
+    st[0, G_IRON_LEFT] = st[TB, R_IRON]
+    st[0, G_THRESH] = st[TB, R_THRESH]
     # characters: deal some each from the shuffled pile, keep one (WI-SETUP-1)
     order = st[TMP + TMP_ORDER]
-    n_chars = T[0, R_MEET0] - T[0, R_CHAR0]
+    n_chars = st[TB, R_MEET0] - st[TB, R_CHAR0]
     for ch in range(n_chars):
         order[ch] = ch
     shuffle_row(st, rng, TMP + TMP_ORDER, n_chars)
-    dealt = T[0, R_CHARS_DEALT]
+    dealt = st[TB, R_CHARS_DEALT]
     # camps: the camp cards for this player count, shuffled, one each (WI-SETUP-2)
     camps = st[TMP + TMP_CAMPS]
     i = 0
     for camp in range(3):
-        for _ in range(T[0, R_BLUE + camp]):
+        for _ in range(st[TB, R_BLUE + camp]):
             camps[i] = camp
             i += 1
     shuffle_row(st, rng, TMP + TMP_CAMPS, n)
@@ -1297,7 +1299,7 @@ def setup(st, T, rng, deck0, mdeck0, bots):
         best = order[p * dealt]
         for d in range(1, dealt):
             other = order[p * dealt + d]
-            if pol.pick_character(st[SEAT + p, S_BOT], T[T[0, R_CHAR0] + best, CH_SCORE], T[T[0, R_CHAR0] + other, CH_SCORE], rng) == 1:
+            if pol.pick_character(st[SEAT + p, S_BOT], st[TB + st[TB, R_CHAR0] + best, CH_SCORE], st[TB + st[TB, R_CHAR0] + other, CH_SCORE], rng) == 1:
                 best = other
         st[SEAT + p, S_CHAR] = best
         st[SEAT + p, S_HOSP] = -1
@@ -1306,10 +1308,10 @@ def setup(st, T, rng, deck0, mdeck0, bots):
         side = camps[p]
         if side == POLITICIAN:
             ch = st[SEAT + p, S_CHAR]
-            side = T[T[0, R_CHAR0] + ch, CH_WIN_AMT] if st[SEAT + p, S_BOT] == BOT_POLITICIAN and T[T[0, R_CHAR0] + ch, CH_WIN] == W_CAMP else -1
+            side = st[TB + st[TB, R_CHAR0] + ch, CH_WIN_AMT] if st[SEAT + p, S_BOT] == BOT_POLITICIAN and st[TB + st[TB, R_CHAR0] + ch, CH_WIN] == W_CAMP else -1
         st[SEAT + p, S_SIDE] = side
         if side >= 0:
-            same = T[0, R_BLUE + side] - (1 if camps[p] == side else 0)
+            same = st[TB, R_BLUE + side] - (1 if camps[p] == side else 0)
             for q in range(n):
                 st[SEAT + p, S_BELIEF + q] = 1000 * same // (n - 1)
             st[SEAT + p, S_BELIEF + p] = 1000
@@ -1324,32 +1326,32 @@ def setup(st, T, rng, deck0, mdeck0, bots):
         st[PILES + PILE_MDECK, i] = mdeck0[i]
     st[0, G_MDECK_N] = nm  # unordered: take_meeting_card takes a random card
     for p in range(n):
-        for _ in range(T[0, R_HAND]):
+        for _ in range(st[TB, R_HAND]):
             k = draw_one(st, rng)
             st[HAND + p, st[SEAT + p, S_HAND_N]] = k
             st[SEAT + p, S_HAND_N] += 1
-    if T[0, R_MEET_FEWER] != 0:  # (blue/green players - 1) cards, one each from seat 0
-        for p in range(T[0, R_BLUE] + T[0, R_GREEN] - 1):
+    if st[TB, R_MEET_FEWER] != 0:  # (blue/green players - 1) cards, one each from seat 0
+        for p in range(st[TB, R_BLUE] + st[TB, R_GREEN] - 1):
             take_meeting_card(st, rng, p % n)
     else:
         for p in range(n):
-            for _ in range(T[0, R_MEET]):
+            for _ in range(st[TB, R_MEET]):
                 take_meeting_card(st, rng, p)
     # starting votes from the pool (WI-SETUP-7)
     for p in range(n):
-        gain_votes(st, p, T[0, R_START])
+        gain_votes(st, p, st[TB, R_START])
         log_event(st, E_SEAT, p, st[SEAT + p, S_CAMP], st[SEAT + p, S_CHAR])
 
 
 @compiled
-def campaign_turn(st, T, rng, c, vstats):
+def campaign_turn(st, rng, c, vstats):
     """WI-ROUND-3/4: venue, action turns from the candidate's right (candidate last), reactive
     cards, settlement; then the venue is cleared and hospital stays may end (WI-HOSP-2)."""
     n = st[0, G_N]
     st[0, G_TURN] += 1
     st[0, G_CAND] = c
     st[0, G_SLOT_N] = 0
-    venue = pol.pick_venue(st, T, rng, c)
+    venue = pol.pick_venue(st, rng, c)
     st[0, G_VENUE] = venue
     log_event(st, E_CAMPAIGN, c, venue, st[0, G_TURN])
     unwilling = 0
@@ -1373,12 +1375,12 @@ def campaign_turn(st, T, rng, c, vstats):
         if st[SEAT + p, S_HOSP] >= 0:
             log_event(st, E_SKIP, p, 1, 0)
             continue
-        action_turn(st, T, rng, p, unwilling if p == c and venue == TV_DEBATE else 0)
-        check_endings(st, T)
+        action_turn(st, rng, p, unwilling if p == c and venue == TV_DEBATE else 0)
+        check_endings(st)
     if not turn_over(st):
-        reactive_phase(st, T, rng, c)
+        reactive_phase(st, rng, c)
     if not turn_over(st):
-        settle(st, T, rng, c, vstats)
+        settle(st, rng, c, vstats)
     for s in range(st[0, G_SLOT_N]):
         if st[PILES + PILE_SLOT_CARD, s] >= 0:
             to_discard(st, st[PILES + PILE_SLOT_CARD, s])
@@ -1389,15 +1391,15 @@ def campaign_turn(st, T, rng, c, vstats):
         if q != c and st[SEAT + q, S_HOSP] >= 0 and st[SEAT + q, S_HOSP] < st[0, G_TURN]:
             st[SEAT + q, S_HOSP] = -1
             log_event(st, E_HOSP_OUT, q, 0, 0)
-    check_endings(st, T)
+    check_endings(st)
 
 
 @compiled
-def play_game(st, T, rng, deck0, mdeck0, bots, vstats):
+def play_game(st, rng, deck0, mdeck0, bots, vstats):
     """One whole game (WI-ROUND-1/2): rounds of campaign turns from seat 0 until an ending."""
-    setup(st, T, rng, deck0, mdeck0, bots)
+    setup(st, rng, deck0, mdeck0, bots)
     n = st[0, G_N]
-    for r in range(1, T[0, R_ROUNDS] + 1):
+    for r in range(1, st[TB, R_ROUNDS] + 1):
         st[0, G_ROUND] = r
         log_event(st, E_ROUND, r, 0, 0)
         for c in range(n):
@@ -1408,13 +1410,13 @@ def play_game(st, T, rng, deck0, mdeck0, bots, vstats):
             if st[SEAT + c, S_HOSP] >= 0:  # WI-HOSP-2: the hospital skips the turn
                 log_event(st, E_SKIP, c, 2, 0)
                 continue
-            campaign_turn(st, T, rng, c, vstats)
+            campaign_turn(st, rng, c, vstats)
             if st[0, G_ENDED] == 0 and st[0, G_POOL] == 0:
-                forced_count(st, T)  # WI-END-4: the pool ran dry
+                forced_count(st)  # WI-END-4: the pool ran dry
         if st[0, G_ENDED] != 0:
             break
     if st[0, G_ENDED] == 0:
-        forced_count(st, T)  # WI-END-4: the last round is over
+        forced_count(st)  # WI-END-4: the last round is over
 
 
 @compiled
@@ -1453,15 +1455,15 @@ def record(st, cols, i):
 
 
 @njit(cache=True, error_model="numpy")
-def play_batch(seed, start, count, T, deck0, mdeck0, bots, cols, vstats, st):
+def play_batch(seed, start, count, deck0, mdeck0, bots, cols, vstats, st):
     """Games start .. start+count-1 of the run ``seed``; game i uses game_stream(seed, i) alone.
-    ``st`` is one game's arrays (state.new_state), reused game after game; ``cols`` the per-game
+    ``st`` is one game's arrays with the table (state.new_state), reused game after game; ``cols`` the per-game
     columns [O_SIZE, count]. The entry point: the one place that allocates (the random stream),
     once per batch."""
     rng = np.empty(4, dtype=np.uint64)
     for i in range(count):
         seed_stream(rng, seed, start + i)
-        play_game(st, T, rng, deck0, mdeck0, bots, vstats)
+        play_game(st, rng, deck0, mdeck0, bots, vstats)
         record(st, cols, i)
 
 
@@ -1522,9 +1524,8 @@ def run_batch(rules, bots: np.ndarray, seed: int, start: int, count: int, log_ev
     T, deck0, mdeck0 = pack(rules)
     cols = np.empty((O_SIZE, count), dtype=np.int64)
     vstats = np.zeros((6, 3, 3), dtype=np.int64)
-    st = new_state(log_events)
-    st[LOG:, :] = -1  # the unused rest of a trace log reads as code -1
-    play_batch(np.uint64(seed), np.int64(start), np.int64(count), T, deck0, mdeck0,
+    st = new_state(T, log_events)  # the unused rest of a trace log reads as code -1
+    play_batch(np.uint64(seed), np.int64(start), np.int64(count), deck0, mdeck0,
                np.asarray(bots, dtype=np.int64), cols, vstats, st)
-    return cols.T, vstats, st[LOG:].reshape(-1)
+    return cols.T, vstats, st[st[TB, R_LOG0]:].reshape(-1)
 

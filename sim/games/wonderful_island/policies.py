@@ -54,6 +54,7 @@ from sim.games.wonderful_island.state import (
     SEAT,
     STREET_SWEEP,
     SUPPORT,
+    TB,
     TG_SELF,
     TG_VENUE_OBSTRUCTION,
     TG_VENUE_SUPPORT,
@@ -100,11 +101,11 @@ def total_votes(st, p):
 
 
 @compiled
-def goal(st, T, p):
+def goal(st, p):
     """The politician bot's win condition kind (-1 for every other bot)."""
     if st[SEAT + p, S_BOT] != BOT_POLITICIAN:
         return -1
-    return T[T[0, R_CHAR0] + st[SEAT + p, S_CHAR], CH_WIN]
+    return st[TB + st[TB, R_CHAR0] + st[SEAT + p, S_CHAR], CH_WIN]
 
 
 @compiled
@@ -176,12 +177,12 @@ def most_uncertain(st, p, n):
 
 
 @leaf
-def hostile_target(st, T, rng, p, prim):
+def hostile_target(st, rng, p, prim):
     """Whom p aims a hostile effect at (-1: hold the card)."""
     n = st[0, G_N]
     if st[SEAT + p, S_BOT] == BOT_RANDOM:
         return random_other(st, rng, p, n, prim == P_MOVE)
-    if goal(st, T, p) == W_JAILED and prim == P_SUBPOENA:
+    if goal(st, p) == W_JAILED and prim == P_SUBPOENA:
         return nearest_to_jail(st, p, n)
     if prim == P_SUBPOENA:
         for q in range(n):  # a rival one subpoena from jail goes first
@@ -203,9 +204,9 @@ def self_benefit(st, p, prim, amount):
 
 
 @leaf
-def action_card_target(st, T, rng, p, k, target_kind):
+def action_card_target(st, rng, p, k, target_kind):
     """WI-TURN-3: whom p plays strategy card k on at its action step (-1: keep it)."""
-    prim = T[CARD0 + k, C_P1]
+    prim = st[TB + CARD0 + k, C_P1]
     n = st[0, G_N]
     bot = st[SEAT + p, S_BOT]
     if bot == BOT_RANDOM:
@@ -214,24 +215,24 @@ def action_card_target(st, T, rng, p, k, target_kind):
         if target_kind == TG_SELF:
             return p
         return random_other(st, rng, p, n, False)
-    if goal(st, T, p) == W_HAND and prim != P_DRAW:
+    if goal(st, p) == W_HAND and prim != P_DRAW:
         return -1  # hoard
     if target_kind == TG_SELF:
-        return p if self_benefit(st, p, prim, T[CARD0 + k, C_P1 + 1]) else -1
+        return p if self_benefit(st, p, prim, st[TB + CARD0 + k, C_P1 + 1]) else -1
     if prim == P_PEEK:
         return most_uncertain(st, p, n)
-    return hostile_target(st, T, rng, p, prim)
+    return hostile_target(st, rng, p, prim)
 
 
 @compiled
-def slot_card_wanted(st, T, rng, p, k):
+def slot_card_wanted(st, rng, p, k):
     """WI-CARD-1/2: whether p puts support/obstruction card k into the candidate's venue."""
     c = st[0, G_CAND]
     if st[SEAT + p, S_BOT] == BOT_RANDOM:
         return coin(rng)
-    if goal(st, T, p) == W_HAND:
+    if goal(st, p) == W_HAND:
         return False
-    if T[CARD0 + k, C_TYPE] == SUPPORT:
+    if st[TB + CARD0 + k, C_TYPE] == SUPPORT:
         return is_ally(st, p, c)
     return is_rival(st, p, c)
 
@@ -247,20 +248,20 @@ def meeting_target(st, rng, p):
 
 
 @compiled
-def discard_index(st, T, rng, p):
+def discard_index(st, rng, p):
     """WI-TURN-5: which card of p's hand goes to the discard pile (the least worth for bots)."""
     n_hand = st[SEAT + p, S_HAND_N]
     if st[SEAT + p, S_BOT] == BOT_RANDOM:
         return randbelow(rng, n_hand)
-    return hand_argmin(st, T, p, C_VALUE)
+    return hand_argmin(st, p, C_VALUE)
 
 
 @compiled
-def hand_argmin(st, T, p, column):
+def hand_argmin(st, p, column):
     """Index of the first card in p's hand with the smallest catalogue value in ``column``."""
     best, smallest = 0, 1 << 30
     for i in range(st[SEAT + p, S_HAND_N]):
-        v = T[CARD0 + st[HAND + p, i], column]
+        v = st[TB + CARD0 + st[HAND + p, i], column]
         if v < smallest:
             best, smallest = i, v
     return best
@@ -275,10 +276,10 @@ def wants_trade(st, rng, p):
 
 
 @compiled
-def reactive_wanted(st, T, rng, p, k, has_support, has_obstruction):
+def reactive_wanted(st, rng, p, k, has_support, has_obstruction):
     """WI-TURN-6: whether p plays reactive card k after the candidate's action phase."""
     c = st[0, G_CAND]
-    tgt = T[CARD0 + k, C_P1 + 2]
+    tgt = st[TB + CARD0 + k, C_P1 + 2]
     if tgt == TG_VENUE_SUPPORT and not has_support or tgt == TG_VENUE_OBSTRUCTION and not has_obstruction:
         return False
     if st[SEAT + p, S_BOT] == BOT_RANDOM:
@@ -297,7 +298,7 @@ def wants_cancel(st, rng, victim, actor):
 
 
 @compiled
-def skill_target(st, T, rng, p, prim, amount, target_kind):
+def skill_target(st, rng, p, prim, amount, target_kind):
     """WI-SKILL-2: whom p aims an optional active skill at (-1: not now)."""
     if target_kind == TG_SELF:
         if st[SEAT + p, S_BOT] == BOT_RANDOM:
@@ -307,29 +308,29 @@ def skill_target(st, T, rng, p, prim, amount, target_kind):
         return random_other(st, rng, p, st[0, G_N], prim == P_MOVE) if coin(rng) else -1
     if prim == P_PEEK:
         return most_uncertain(st, p, st[0, G_N])
-    return hostile_target(st, T, rng, p, prim)
+    return hostile_target(st, rng, p, prim)
 
 
 @compiled
-def support_in_hand(st, T, p):
+def support_in_hand(st, p):
     count = 0
     for i in range(st[SEAT + p, S_HAND_N]):
-        if T[CARD0 + st[HAND + p, i], C_TYPE] == SUPPORT:
+        if st[TB + CARD0 + st[HAND + p, i], C_TYPE] == SUPPORT:
             count += 1
     return count
 
 
 @compiled
-def pick_venue(st, T, rng, c):
+def pick_venue(st, rng, c):
     """WI-ROUND-3: the candidate's venue; bots other than random take the best expected gain."""
     if st[SEAT + c, S_BOT] == BOT_RANDOM:
         return randbelow(rng, 6)
-    g_kind = goal(st, T, c)
+    g_kind = goal(st, c)
     if g_kind == W_HAND:
         return TV_DEBATE
     if g_kind == W_IRON:
         return GRASSROOTS
-    bonus = support_in_hand(st, T, c) // 2
+    bonus = support_in_hand(st, c) // 2
     best, best_value = RALLY, expected_gain(st, c, RALLY, bonus)
     for v in range(RALLY + 1, TV_DEBATE + 1):
         value = expected_gain(st, c, v, bonus)
@@ -428,14 +429,14 @@ def poach_resists(st, rng, q, c):
 
 
 @compiled
-def issue_choice(st, T, rng, c):
+def issue_choice(st, rng, c):
     """WI-V-DEBATE-4/8: hand index of the issue card (-1: no issue, everybody succeeds)."""
     n_hand = st[SEAT + c, S_HAND_N]
     if n_hand == 0:
         return -1
     if st[SEAT + c, S_BOT] == BOT_RANDOM:
         return randbelow(rng, n_hand + 1) - 1
-    return hand_argmin(st, T, c, C_COPIES)
+    return hand_argmin(st, c, C_COPIES)
 
 
 @compiled

@@ -11,11 +11,13 @@ reference counting a tuple of arrays costs):
 ``st[MHAND + p, i]``       meeting cards in hand (meeting kinds)
 ``st[PILES + PILE_*, i]``  draw pile, discard pile, meeting pile, venue slots (card, owner)
 ``st[TMP + TMP_*, i]``     work rows for one step's short lists (dice, hands raised, debate picks, ...)
-``st[LOG:, :]``            trace events, four ints each (no rows when not tracing)
+``st[TB + r, c]``          the rules and catalogue table ``T`` below, copied in once per batch (one array:
+                           compiled helpers are passed ``st`` alone, not a second array's two dozen words)
+``st[st[TB, R_LOG0]:, :]`` trace events, four ints each (no rows when not tracing)
 
 ``T``: the rules and the catalogue as one int64 array (engine.table): ``T[0, R_*]`` rule values,
 ``T[CARD0 + k, C_*]`` card kinds, ``T[T[0, R_CHAR0] + ch, ...]`` characters, ``T[T[0, R_MEET0] + m, M_*]``
-meeting cards (columns in :mod:`.catalogue`).
+meeting cards (columns in :mod:`.catalogue`); compiled code reads it as ``st[TB, R_*]``, ``st[TB + CARD0 + k, C_*]``, ...
 """
 
 from __future__ import annotations
@@ -80,7 +82,8 @@ PILE_DECK, PILE_DISC, PILE_MDECK, PILE_SLOT_CARD, PILE_SLOT_OWNER = range(5)
 # support/obstruction cards for the slots, action-step, reactive and response strategy cards; cards with a
 # hostile effect (the ones a response card may cancel)
 R_SLOT_KINDS, R_ACTION_KINDS, R_REACTIVE_KINDS, R_RESPONSE_KINDS, R_HOSTILE_KINDS = range(28, 33)
-R_SIZE = 33
+R_LOG0 = 33  # the first trace log row of ``st`` (after the table rows; new_state)
+R_SIZE = 34
 T_WIDTH = R_SIZE  # the widest row of T (the catalogue's rows are narrower)
 CARD0 = 1  # first card row of T
 
@@ -103,14 +106,19 @@ TMP = PILES + 5
 # work rows: character order and camp cards at setup, street-sweep dice, legislature hands raised and
 # bought, poaching cards laid by type, debate issue cards, a debater's picks and the hand cards used
 TMP_ORDER, TMP_CAMPS, TMP_DICE, TMP_WILLING, TMP_BOUGHT, TMP_LAID, TMP_ISSUE, TMP_PICKS, TMP_USED = range(9)
-LOG = TMP + 9
+TB = TMP + 9  # the rules and catalogue table T (engine.table): st[TB + r, c] is T[r, c]
 EVENTS_PER_ROW = WIDTH // 4
 
 # venue statistics buckets by support cards: 0-1, 2-3, 4+
 SUPPORT_BUCKETS = ("0-1", "2-3", "4+")
 
 
-def new_state(log_events: int = 0) -> np.ndarray:
-    """The arrays of one game as row blocks of one int64 array (reused across the games of a batch)."""
-    log_rows = -(-log_events // EVENTS_PER_ROW)
-    return np.zeros((LOG + log_rows, WIDTH), dtype=np.int64)
+def new_state(T: np.ndarray, log_events: int = 0) -> np.ndarray:
+    """The arrays of one game as row blocks of one int64 array (reused across the games of a batch),
+    with the table T copied in from row TB and the trace log after it (its rows read -1 until written)."""
+    log0 = TB + T.shape[0]
+    st = np.zeros((log0 + -(-log_events // EVENTS_PER_ROW), WIDTH), dtype=np.int64)
+    st[TB:log0, :T.shape[1]] = T
+    st[TB, R_LOG0] = log0
+    st[log0:] = -1
+    return st
