@@ -129,7 +129,7 @@ def _frogman_shoots(T, P, st, log, d, hidden):
     st.g[FBUL] -= 1
     if not hidden:  # a frogman on p could have made this shot (on a shared point the shooter picks)
         target = st.apos[victim] if victim >= 0 else -1
-        st.bel[0], st.bel[1] = shot_keeps(T.line, st, P.n_art, target)
+        st.bel[0], st.bel[1] = shot_keeps(T, st, P.n_art, target)
     _log(st, log, EV_FSHOT, 0, d + 1, victim + 1, set_size(st.bel[0], st.bel[1]))
     if victim >= 0:
         _wound_artillery(P, st, log, victim)

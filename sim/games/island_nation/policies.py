@@ -159,7 +159,7 @@ def frogman_shot(bot, T, P, st, rng):
         if v >= 0 and st.ahp[v] == 1:
             if loyal_alive(st, P.n_art) == 1:
                 return d
-            k0, k1 = shot_keeps(T.line, st, P.n_art, st.apos[v])  # IN-BELIEF-5, were v hit
+            k0, k1 = shot_keeps(T, st, P.n_art, st.apos[v])  # IN-BELIEF-5, were v hit
             if 2 * set_size(k0, k1) >= set_size(st.bel[0], st.bel[1]):
                 return d
     return -1

@@ -180,38 +180,43 @@ def loyal_alive(st, n_art):
 
 
 @njit(**JIT)
-def first_target_is(line, l0, l1, p, c):
-    """Whether some shot line from p has c as its nearest point of the set (l0, l1) of loyal
-    artillery points (``artillery_mask(..., loyal_only=True)``); for c = -1, whether some line from
-    p has none (IN-SHOOT-4/5)."""
-    for d in range(6):
-        first = -1
-        for j in range(line.shape[2]):
-            x = line[p, d, j]
-            if x >= 0 and has(l0, l1, x):
-                first = x
-                break
-        if first == c:
-            return True
-    return False
-
-
-@njit(**JIT)
-def shot_keeps(line, st, n_art, target):
+def shot_keeps(T, st, n_art, target):
     """The points of the public set from which a frogman's shot could have hit the loyal artillery on
     point ``target`` first, or (``target`` = -1) could have hit none (IN-BELIEF-5): what the public
-    set keeps after the frogman says the outcome of a shot."""
+    set keeps after the frogman says the outcome of a shot.
+
+    Shot lines are straight, so p sees c j hexes away in direction d exactly when c sees p j hexes
+    away in the opposite direction: the points that see ``target`` first are those on its own lines
+    up to and including the first loyal artillery point of each; the points that see a loyal
+    artillery on every one of their six lines are, for each direction, on the opposite line of
+    some loyal artillery."""
     l0, l1 = artillery_mask(st, n_art, loyal_only=True)
-    k0 = np.uint64(0)
-    k1 = np.uint64(0)
-    for w in range(2):
-        x = st.bel[w]
-        while x != np.uint64(0):
-            p = 64 * w + lowest_bit(x)
-            x &= x - ONE
-            if first_target_is(line, l0, l1, p, target):
-                k0, k1 = with_point(k0, k1, p)
-    return k0, k1
+    s0, s1 = st.bel[0], st.bel[1]
+    if target >= 0:
+        k0 = np.uint64(0)
+        k1 = np.uint64(0)
+        for d in range(6):
+            for j in range(T.line.shape[2]):
+                x = T.line[target, d, j]
+                if x < 0:
+                    continue
+                k0, k1 = with_point(k0, k1, x)
+                if has(l0, l1, x):
+                    break
+        return s0 & k0, s1 & k1
+    every0 = ~np.uint64(0)
+    every1 = ~np.uint64(0)
+    for d in range(6):
+        c0 = np.uint64(0)
+        c1 = np.uint64(0)
+        back = (d + 3) % 6
+        for k in range(n_art):
+            if st.ahp[k] > 0 and st.traitor[k] == 0:
+                c0 |= T.linemask[st.apos[k], back, 0]
+                c1 |= T.linemask[st.apos[k], back, 1]
+        every0 &= c0
+        every1 &= c1
+    return s0 & ~every0, s1 & ~every1
 
 
 @njit(**JIT)
