@@ -38,7 +38,7 @@ class Table:
         self.mhand = self.st[S.MHAND:S.MHAND + S.MAX_PLAYERS]
         self.piles = self.st[S.PILES:S.PILES + 5]
         self.log = self.st[self.tab[0, S.R_LOG0]:].reshape(-1)
-        self.rng = game_stream(seed, 0)
+        self.st[S.RNG, :4] = game_stream(seed, 0).view(np.int64)  # the game's random stream
         self.vstats = np.zeros((6, 3, 3), dtype=np.int64)
         n = len(camps)
         R = self.tab[0]
@@ -82,7 +82,7 @@ class Table:
 
     def settle(self, c: int, venue: int) -> None:
         self.candidate(c, venue)
-        engine.settle(self.st, self.rng, c, self.vstats)
+        engine.settle(self.st, c, self.vstats)
 
     def events(self, code: int) -> list[tuple[int, int, int]]:
         rows = self.log.reshape(-1, 4)

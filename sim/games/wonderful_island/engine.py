@@ -11,7 +11,6 @@ from __future__ import annotations
 from functools import cache
 
 import numpy as np
-from numba import njit
 
 from sim.core.rng import below, randbelow, seed_stream
 from sim.games.wonderful_island import policies as pol
@@ -223,6 +222,7 @@ from sim.games.wonderful_island.state import (
     compiled,
     leaf,
     new_state,
+    stream,
 )
 
 # per-game output columns
@@ -252,10 +252,10 @@ def log_event(st, code, a, b, c):
 
 
 @compiled
-def shuffle_row(st, rng, row, n):
+def shuffle_row(st, row, n):
     """Fisher-Yates shuffle of ``st[row, :n]`` in place (the draws of sim.core.rng.shuffle)."""
     for i in range(n - 1, 0, -1):
-        j = randbelow(rng, i + 1)
+        j = randbelow(stream(st), i + 1)
         st[row, i], st[row, j] = st[row, j], st[row, i]
 
 
@@ -283,7 +283,7 @@ def active_count(st):
 
 
 @leaf
-def draw_one(st, rng):
+def draw_one(st):
     """A card drawn from the draw pile (WI-SETUP-4, WI-SETTLE-4). The pile is kept unordered and each
     draw takes a uniformly random remaining card: the same distribution as the top card of a shuffled
     pile, with one random number per card drawn instead of a shuffle. An empty pile is rebuilt from
@@ -296,7 +296,7 @@ def draw_one(st, rng):
         for i in range(n):
             st[PILES + PILE_DECK, i] = st[PILES + PILE_DISC, i]
         st[0, G_DISC_N] = 0
-    j = below(rng, n)
+    j = below(stream(st), n)
     k = st[PILES + PILE_DECK, j]
     st[PILES + PILE_DECK, j] = st[PILES + PILE_DECK, n - 1]
     st[0, G_DECK_N] = n - 1
@@ -310,13 +310,13 @@ def to_discard(st, k):
 
 
 @leaf
-def draw_cards(st, rng, p, n):
+def draw_cards(st, p, n):
     """Draw n cards into p's hand (WI-TURN-2); a hospitalised player draws nothing (WI-HOSP-3)."""
     if st[SEAT + p, S_HOSP] >= 0 or st[SEAT + p, S_JAILED] != 0:
         return
     got = 0
     for _ in range(n):
-        k = draw_one(st, rng)
+        k = draw_one(st)
         if k < 0:
             break
         if st[SEAT + p, S_HAND_N] < HMAX:
@@ -339,13 +339,13 @@ def take_from_hand(st, p, i):
 
 
 @compiled
-def discard_cards(st, rng, p, n):
+def discard_cards(st, p, n):
     """p loses n cards of its choice to the discard pile (WI-SETTLE-4)."""
     lost = 0
     for _ in range(n):
         if st[SEAT + p, S_HAND_N] == 0:
             break
-        i = pol.discard_index(st, rng, p)
+        i = pol.discard_index(st, p)
         to_discard(st, take_from_hand(st, p, i))
         lost += 1
     if lost:
@@ -473,7 +473,7 @@ def observe(st, actor, toward, friendly):
 
 # ----------------------------------------------------------------------------------------- effects
 @compiled
-def apply_primitive(st, rng, prim, amount, actor, target):
+def apply_primitive(st, prim, amount, actor, target):
     """One effect primitive of a card, skill or meeting card (no skills triggered here)."""
     if target < 0 or st[SEAT + target, S_JAILED] != 0 or prim == P_NONE:
         return
@@ -489,9 +489,9 @@ def apply_primitive(st, rng, prim, amount, actor, target):
     elif prim == P_HOSPITAL:
         hospitalise(st, target)
     elif prim == P_DRAW:
-        draw_cards(st, rng, target, amount)
+        draw_cards(st, target, amount)
     elif prim == P_DISCARD:
-        discard_cards(st, rng, target, amount)
+        discard_cards(st, target, amount)
     elif prim == P_MOVE:
         if target != actor:
             move_votes(st, target, actor, amount)
@@ -510,7 +510,7 @@ def has_skill(st, p, trigger):
 
 
 @compiled
-def fire_skills(st, rng, p, trigger, venue):
+def fire_skills(st, p, trigger, venue):
     """WI-SKILL-2/3: p's skills with this trigger. Active ones are optional and need p out of
     hospital; the forced one always fires, in hospital too (WI-HOSP-4). Not cancellable."""
     if st[SEAT + p, S_JAILED] != 0:
@@ -527,43 +527,43 @@ def fire_skills(st, rng, p, trigger, venue):
         if s < 2:
             if st[SEAT + p, S_HOSP] >= 0:
                 continue
-            target = pol.skill_target(st, rng, p, prim, amount, kind)
+            target = pol.skill_target(st, p, prim, amount, kind)
         elif kind == TG_SELF:
             target = p
         elif kind == TG_CANDIDATE:
             target = st[0, G_CAND]
         else:
-            target = pol.hostile_target(st, rng, p, prim)
+            target = pol.hostile_target(st, p, prim)
             if target < 0:
-                target = pol.random_other(st, rng, p, st[0, G_N], False)
+                target = pol.random_other(st, p, st[0, G_N], False)
         if kind == TG_OTHERS:
             if s < 2 and target < 0:
                 continue
             log_event(st, E_SKILL, p, s, prim)
             for q in range(st[0, G_N]):
                 if q != p:
-                    apply_effect(st, rng, prim, amount, p, q, True)
+                    apply_effect(st, prim, amount, p, q, True)
             continue
         if target < 0:
             continue
         log_event(st, E_SKILL, p, s, prim)
-        apply_effect(st, rng, prim, amount, p, target, True)
+        apply_effect(st, prim, amount, p, target, True)
 
 
 @compiled
-def apply_effect(st, rng, prim, amount, actor, target, triggers):
+def apply_effect(st, prim, amount, actor, target, triggers):
     """An effect, then (when ``triggers``) the target's skills triggered by a subpoena or hospital."""
-    apply_primitive(st, rng, prim, amount, actor, target)
+    apply_primitive(st, prim, amount, actor, target)
     if not triggers or target < 0 or st[SEAT + target, S_JAILED] != 0:
         return
     if prim == P_SUBPOENA and has_skill(st, target, TR_SUBPOENAED):
-        fire_reactions(st, rng, target, TR_SUBPOENAED)
+        fire_reactions(st, target, TR_SUBPOENAED)
     elif prim == P_HOSPITAL and has_skill(st, target, TR_HOSPITALIZED):
-        fire_reactions(st, rng, target, TR_HOSPITALIZED)
+        fire_reactions(st, target, TR_HOSPITALIZED)
 
 
 @compiled
-def fire_reactions(st, rng, p, trigger):
+def fire_reactions(st, p, trigger):
     """Skills triggered by a subpoena or a hospital stay; their own effects trigger nothing more."""
     ch = st[SEAT + p, S_CHAR]
     for s in range(3):
@@ -573,12 +573,12 @@ def fire_reactions(st, rng, p, trigger):
         if s < 2 and st[SEAT + p, S_HOSP] >= 0:
             continue
         prim, amount, kind = st[TB + st[TB, R_CHAR0] + ch, base + S_PRIM], st[TB + st[TB, R_CHAR0] + ch, base + S_AMT], st[TB + st[TB, R_CHAR0] + ch, base + S_TGT]
-        target = p if kind == TG_SELF else pol.hostile_target(st, rng, p, prim)
+        target = p if kind == TG_SELF else pol.hostile_target(st, p, prim)
         if s < 2 and kind == TG_SELF and not pol.self_benefit(st, p, prim, amount):
             continue
         if target >= 0:
             log_event(st, E_SKILL, p, s, prim)
-            apply_primitive(st, rng, prim, amount, p, target)
+            apply_primitive(st, prim, amount, p, target)
 
 
 def card_is_hostile(row) -> bool:
@@ -588,14 +588,14 @@ def card_is_hostile(row) -> bool:
 
 
 @leaf
-def try_cancel(st, rng, victim, actor, k):
+def try_cancel(st, victim, actor, k):
     """WI-CARD-5 (沙盤推演): the victim of a hostile card may cancel it with a response card."""
     if victim == actor or st[SEAT + victim, S_JAILED] != 0 or st[SEAT + victim, S_HOSP] >= 0:
         return False
     for i in range(st[SEAT + victim, S_HAND_N]):
         r = st[HAND + victim, i]
         if (st[TB, R_RESPONSE_KINDS] >> r) & 1:
-            if not pol.wants_cancel(st, rng, victim, actor):
+            if not pol.wants_cancel(st, victim, actor):
                 return False
             to_discard(st, take_from_hand(st, victim, i))
             mark_played(st, victim, r)
@@ -605,22 +605,22 @@ def try_cancel(st, rng, victim, actor, k):
 
 
 @compiled
-def card_effects(st, rng, k, actor, target):
+def card_effects(st, k, actor, target):
     """Both effects of card k played by actor; ``target`` is the chosen/candidate player."""
     for e in range(2):
         prim, amount, kind = st[TB + CARD0 + k, C_P1 + 3 * e], st[TB + CARD0 + k, C_A1 + 3 * e], st[TB + CARD0 + k, C_T1 + 3 * e]
         if prim == P_NONE:
             continue
         if kind == TG_SELF:
-            apply_effect(st, rng, prim, amount, actor, actor, True)
+            apply_effect(st, prim, amount, actor, actor, True)
         elif kind == TG_OTHERS:
             for q in range(st[0, G_N]):
                 if q != actor:
-                    apply_effect(st, rng, prim, amount, actor, q, True)
+                    apply_effect(st, prim, amount, actor, q, True)
         elif kind == TG_VENUE_SUPPORT or kind == TG_VENUE_OBSTRUCTION:
             remove_slot_card(st, SUPPORT if kind == TG_VENUE_SUPPORT else OBSTRUCTION)
         else:
-            apply_effect(st, rng, prim, amount, actor, target, True)
+            apply_effect(st, prim, amount, actor, target, True)
 
 
 @compiled
@@ -645,7 +645,7 @@ def slot_has(st, card_type):
 
 # ----------------------------------------------------------------------------------------- meetings
 @compiled
-def pass_meeting(st, rng, s, j, q):
+def pass_meeting(st, s, j, q):
     """WI-CARD-4: s passes meeting card j face down to q; q carries it out if of the camp asked;
     the card goes back into the meeting pile, shuffled (WI-MEET-1), or out of the game (WI-MEET-3)."""
     m = st[MHAND + s, j]
@@ -663,9 +663,9 @@ def pass_meeting(st, rng, s, j, q):
             elif prim == P_PEEK:
                 learn_camp(st, s, q)
             else:
-                apply_primitive(st, rng, prim, amount, q, s)
+                apply_primitive(st, prim, amount, q, s)
         else:
-            apply_primitive(st, rng, prim, amount, s, q)
+            apply_primitive(st, prim, amount, s, q)
     side = st[SEAT + s, S_SIDE]
     if side >= 0 and not (st[SEAT + s, S_KNOWN] >> q) & 1:
         if asked == side or yes:
@@ -683,13 +683,13 @@ def pass_meeting(st, rng, s, j, q):
 
 
 @compiled
-def take_meeting_card(st, rng, p):
+def take_meeting_card(st, p):
     """p takes a meeting card: a uniformly random one of the pile (the pile is reshuffled after every
     use, WI-MEET-1, so any card of it is equally likely to be on top)."""
     n = st[0, G_MDECK_N]
     if n == 0 or st[SEAT + p, S_MEET_N] >= MHMAX:
         return False
-    j = below(rng, n)
+    j = below(stream(st), n)
     st[MHAND + p, st[SEAT + p, S_MEET_N]] = st[PILES + PILE_MDECK, j]
     st[PILES + PILE_MDECK, j] = st[PILES + PILE_MDECK, n - 1]
     st[0, G_MDECK_N] = n - 1
@@ -711,7 +711,7 @@ def play_slot_card(st, p, i):
 
 
 @compiled
-def play_strategy_card(st, rng, p, i, target, code):
+def play_strategy_card(st, p, i, target, code):
     """WI-CARD-3: a strategy card in front of the player, resolved at once, then discarded."""
     k = take_from_hand(st, p, i)
     mark_played(st, p, k)
@@ -719,12 +719,12 @@ def play_strategy_card(st, rng, p, i, target, code):
     hostile = (st[TB, R_HOSTILE_KINDS] >> k) & 1 != 0
     if hostile and target != p:
         observe(st, p, target, False)
-        if try_cancel(st, rng, target, p, k):
+        if try_cancel(st, target, p, k):
             to_discard(st, k)
             return
     elif target != p:
         observe(st, p, target, True)
-    card_effects(st, rng, k, p, target)
+    card_effects(st, k, p, target)
     to_discard(st, k)
 
 
@@ -735,7 +735,7 @@ def turn_over(st):
 
 
 @compiled
-def play_step(st, rng, p):
+def play_step(st, p):
     """WI-TURN-3: play any number of cards: support/obstruction into slots, strategy in front,
     meeting cards passed face down. Only a card played changes the table, so whether the turn goes
     on is checked at the start and after each card played."""
@@ -756,21 +756,21 @@ def play_step(st, rng, p):
             k = st[HAND + p, i]
             bit = np.int64(1) << k
             if slot_kinds & bit:
-                if st[0, G_SLOT_N] < slots and pol.slot_card_wanted(st, rng, p, k):
+                if st[0, G_SLOT_N] < slots and pol.slot_card_wanted(st, p, k):
                     play_slot_card(st, p, i)
                     played = changed = True
             elif action_kinds & bit:
-                target = pol.action_card_target(st, rng, p, k, st[TB + CARD0 + k, C_T1])
+                target = pol.action_card_target(st, p, k, st[TB + CARD0 + k, C_T1])
                 if target >= 0:
-                    play_strategy_card(st, rng, p, i, target, E_PLAY)
+                    play_strategy_card(st, p, i, target, E_PLAY)
                     played = changed = True
             i -= 1
         for j in range(st[SEAT + p, S_MEET_N] - 1, -1, -1):
             if turn_over(st):
                 return
-            q = pol.meeting_target(st, rng, p)
+            q = pol.meeting_target(st, p)
             if q >= 0:
-                pass_meeting(st, rng, p, j, q)
+                pass_meeting(st, p, j, q)
             elif st[SEAT + p, S_BOT] != BOT_RANDOM:
                 break  # a bot without coins gives the same answer for its other cards
         if not played:
@@ -778,34 +778,34 @@ def play_step(st, rng, p):
 
 
 @leaf
-def discard_step(st, rng, p):
+def discard_step(st, p):
     """WI-TURN-5: down to the hand limit; WI-MEET-2: three of those cards may buy a meeting card."""
     limit, trade = st[TB, R_LIMIT], st[TB, R_TRADE]
-    if st[SEAT + p, S_HAND_N] - limit >= trade and st[0, G_MDECK_N] > 0 and pol.wants_trade(st, rng, p):
-        discard_cards(st, rng, p, trade)
-        take_meeting_card(st, rng, p)
+    if st[SEAT + p, S_HAND_N] - limit >= trade and st[0, G_MDECK_N] > 0 and pol.wants_trade(st, p):
+        discard_cards(st, p, trade)
+        take_meeting_card(st, p)
         log_event(st, E_TRADE, p, trade, 0)
     excess = st[SEAT + p, S_HAND_N] - limit
     if excess > 0:
-        discard_cards(st, rng, p, excess)
+        discard_cards(st, p, excess)
 
 
 @leaf
-def action_turn(st, rng, p, extra_draw):
+def action_turn(st, p, extra_draw):
     """WI-TURN-1..5: turn start (skills), draw 2, play cards, discard to 5."""
     log_event(st, E_TURN, p, 0, 0)
     if has_skill(st, p, TR_TURN_START):
-        fire_skills(st, rng, p, TR_TURN_START, st[0, G_VENUE])
+        fire_skills(st, p, TR_TURN_START, st[0, G_VENUE])
     if turn_over(st):
         return
-    draw_cards(st, rng, p, st[TB, R_DRAW] + extra_draw)
-    play_step(st, rng, p)
+    draw_cards(st, p, st[TB, R_DRAW] + extra_draw)
+    play_step(st, p)
     if st[SEAT + p, S_JAILED] == 0 and st[SEAT + p, S_HOSP] < 0:
-        discard_step(st, rng, p)
+        discard_step(st, p)
 
 
 @compiled
-def reactive_phase(st, rng, c):
+def reactive_phase(st, c):
     """WI-TURN-6: after the candidate ends the action phase, the others may play reactive cards
     (only a card played can end the campaign turn or change the venue's slots, so those are
     checked again after each)."""
@@ -822,8 +822,8 @@ def reactive_phase(st, rng, c):
             k = st[HAND + p, i]
             if not (reactive >> k) & 1:
                 continue
-            if pol.reactive_wanted(st, rng, p, k, has_support, has_obstruction):
-                play_strategy_card(st, rng, p, i, c, E_REACT)
+            if pol.reactive_wanted(st, p, k, has_support, has_obstruction):
+                play_strategy_card(st, p, i, c, E_REACT)
                 if turn_over(st):
                     return
                 has_support, has_obstruction = slot_has(st, SUPPORT), slot_has(st, OBSTRUCTION)
@@ -849,13 +849,13 @@ def sweep_best(dice, k):
 
 
 @compiled
-def street_sweep(st, rng, c, bonus):
+def street_sweep(st, c, bonus):
     """WI-V-SWEEP-1..3: two dice, one more per support step (up to the dice in the box)."""
     k = min(st[TB, R_DICE], 2 + bonus)
     dice = st[TMP + TMP_DICE]
     clear_row(st, TMP + TMP_DICE, 6, 0)
     for i in range(k):
-        dice[i] = randbelow(rng, 6) + 1
+        dice[i] = randbelow(stream(st), 6) + 1
     log_event(st, E_DICE, dice[0], dice[1], dice[2] if k > 2 else 0)
     votes = sweep_best(dice, k)
     change_votes(st, c, votes)
@@ -863,7 +863,7 @@ def street_sweep(st, rng, c, bonus):
 
 
 @compiled
-def legislature(st, rng, c, bonus):
+def legislature(st, c, bonus):
     """WI-V-LEG-1/2/4: show of hands after coordination; at least half of the players in the game
     pass the bill and the candidate shares out 3 votes (one to each voter it bought)."""
     n = st[0, G_N]
@@ -875,7 +875,7 @@ def legislature(st, rng, c, bonus):
     clear_row(st, TMP + TMP_BOUGHT, n, 0)
     for j in range(1, n):  # coordination: ask everyone first ...
         q = seat_after(c, j, n)
-        if st[SEAT + q, S_JAILED] == 0 and pol.legislature_yes(st, rng, q, c):
+        if st[SEAT + q, S_JAILED] == 0 and pol.legislature_yes(st, q, c):
             willing[q] = 1
             yes += 1
     offers = 0
@@ -899,9 +899,9 @@ def legislature(st, rng, c, bonus):
     if st[SEAT + c, S_BOT] == BOT_RANDOM:  # the random bot splits its votes uniformly
         kept = 0
         for _ in range(own):
-            q = randbelow(rng, n)
+            q = randbelow(stream(st), n)
             while st[SEAT + q, S_JAILED] != 0:
-                q = randbelow(rng, n)
+                q = randbelow(stream(st), n)
             if q == c:
                 kept += 1
             else:
@@ -914,11 +914,11 @@ def legislature(st, rng, c, bonus):
 
 
 @compiled
-def poaching(st, rng, c, bonus):
+def poaching(st, c, bonus):
     """WI-V-POACH-1..4: extra draws per support step; the candidate lays cards, the target matches
     kind for kind as far as it can; the candidate takes the difference in plain votes."""
-    draw_cards(st, rng, c, bonus)
-    q = pol.poach_target(st, rng, c)
+    draw_cards(st, c, bonus)
+    q = pol.poach_target(st, c)
     if q < 0:
         log_event(st, E_POACH, -1, 0, 0)
         return 0
@@ -926,13 +926,13 @@ def poaching(st, rng, c, bonus):
     clear_row(st, TMP + TMP_LAID, 3, 0)
     i = st[SEAT + c, S_HAND_N] - 1
     while i >= 0:
-        if pol.poach_plays_card(st, rng, c):
+        if pol.poach_plays_card(st, c):
             k = take_from_hand(st, c, i)
             laid[st[TB + CARD0 + k, C_TYPE]] += 1
             to_discard(st, k)
         i -= 1
     matched = 0
-    if pol.poach_resists(st, rng, q, c):
+    if pol.poach_resists(st, q, c):
         for t in range(3):
             need = laid[t]
             i = st[SEAT + q, S_HAND_N] - 1
@@ -1001,7 +1001,7 @@ def drop_indices(st, q, picks, count):
 
 
 @compiled
-def tv_debate(st, rng, c, bonus):
+def tv_debate(st, c, bonus):
     """WI-V-DEBATE-3..9: issue card(s), the candidate's die, each debater's die and requirement."""
     n = st[0, G_N]
     debaters = 0
@@ -1013,16 +1013,16 @@ def tv_debate(st, rng, c, bonus):
     clear_row(st, TMP + TMP_ISSUE, 2, -1)
     n_issue = 0
     if st[SEAT + c, S_HAND_N] > 0:
-        first = pol.issue_choice(st, rng, c)
+        first = pol.issue_choice(st, c)
         if first >= 0:
             issue[0] = take_from_hand(st, c, first)
             n_issue = 1
-            if bonus >= 1 and st[SEAT + c, S_HAND_N] > 0 and pol.wants_combined(st, rng, c):
-                issue[1] = take_from_hand(st, c, pol.issue_choice(st, rng, c) % max(
+            if bonus >= 1 and st[SEAT + c, S_HAND_N] > 0 and pol.wants_combined(st, c):
+                issue[1] = take_from_hand(st, c, pol.issue_choice(st, c) % max(
                     1, st[SEAT + c, S_HAND_N]))
                 n_issue = 2
     log_event(st, E_ISSUE, issue[0], issue[1], n_issue)
-    d0 = randbelow(rng, 6) + 1 if n_issue > 0 else 0
+    d0 = randbelow(stream(st), 6) + 1 if n_issue > 0 else 0
     gained = 0
     picks = st[TMP + TMP_PICKS, :12]
     clear_row(st, TMP + TMP_PICKS, 12, 0)
@@ -1034,15 +1034,15 @@ def tv_debate(st, rng, c, bonus):
             gain_votes(st, q, st[TB, R_DEB_WIN])  # no issue or no cards: everyone succeeds
             log_event(st, E_DEBATE, q, 0, 1)
             continue
-        d = randbelow(rng, 6) + 1
+        d = randbelow(stream(st), 6) + 1
         case, count = debate_requirement(d0, d, n_issue == 2)
         able = count <= picks.shape[0] and find_debate_cards(st, q, case, count, issue, picks)
-        if able and pol.debates_to_win(st, rng, q, c, st[0, G_DELTA]):
+        if able and pol.debates_to_win(st, q, c, st[0, G_DELTA]):
             drop_indices(st, q, picks, count)
             gain_votes(st, q, st[TB, R_DEB_WIN])
             log_event(st, E_DEBATE, q, d0 * 10 + d, 1)
         else:
-            discard_cards(st, rng, q, 1)
+            discard_cards(st, q, 1)
             change_votes(st, c, 1)
             gained += 1
             log_event(st, E_DEBATE, q, d0 * 10 + d, 0)
@@ -1052,7 +1052,7 @@ def tv_debate(st, rng, c, bonus):
 
 
 @compiled
-def venue_effect(st, rng, c, venue, bonus):
+def venue_effect(st, c, venue, bonus):
     """The chosen venue's effect with its support bonus; returns the candidate's gain."""
     if venue == RALLY:  # WI-V-RALLY-1/2
         votes = st[TB, R_RALLY] + bonus
@@ -1061,17 +1061,17 @@ def venue_effect(st, rng, c, venue, bonus):
     if venue == GRASSROOTS:  # WI-V-GRASS-1/2
         return gain_iron(st, c, st[TB, R_GRASS] + bonus)
     if venue == STREET_SWEEP:
-        return street_sweep(st, rng, c, bonus)
+        return street_sweep(st, c, bonus)
     if venue == LEGISLATURE:
-        return legislature(st, rng, c, bonus)
+        return legislature(st, c, bonus)
     if venue == POACHING:
-        return poaching(st, rng, c, bonus)
-    return tv_debate(st, rng, c, bonus)
+        return poaching(st, c, bonus)
+    return tv_debate(st, c, bonus)
 
 
 # ----------------------------------------------------------------------------------------- settlement
 @compiled
-def settle(st, rng, c, vstats):
+def settle(st, c, vstats):
     """WI-SETTLE-1..5: card effects, then (unless jailed) venue effect and support bonus; the
     candidate's vote changes are summed and applied once, never below zero."""
     venue = st[0, G_VENUE]
@@ -1086,23 +1086,23 @@ def settle(st, rng, c, vstats):
         owner = st[PILES + PILE_SLOT_OWNER, s]
         if st[TB + CARD0 + k, C_TYPE] == SUPPORT:
             support += 1
-        elif (st[TB, R_HOSTILE_KINDS] >> k) & 1 != 0 and try_cancel(st, rng, c, owner, k):
+        elif (st[TB, R_HOSTILE_KINDS] >> k) & 1 != 0 and try_cancel(st, c, owner, k):
             continue
         log_event(st, E_RESOLVE, owner, k, c)
-        card_effects(st, rng, k, owner, c)
+        card_effects(st, k, owner, c)
         if st[SEAT + c, S_JAILED] != 0:  # WI-SETTLE-2
             break
     if st[SEAT + c, S_JAILED] == 0:
         if has_skill(st, c, TR_OWN_CAMPAIGN):
-            fire_skills(st, rng, c, TR_OWN_CAMPAIGN, venue)
+            fire_skills(st, c, TR_OWN_CAMPAIGN, venue)
         for q in range(st[0, G_N]):
             if q != c and has_skill(st, q, TR_OTHERS_CAMPAIGN):
-                fire_skills(st, rng, q, TR_OTHERS_CAMPAIGN, venue)
+                fire_skills(st, q, TR_OTHERS_CAMPAIGN, venue)
     gain = 0
     support += st[0, G_EXTRA_SUP]
     if st[SEAT + c, S_JAILED] == 0:
         bonus = support // st[TB, R_SUP_PER]
-        gain = venue_effect(st, rng, c, venue, bonus)
+        gain = venue_effect(st, c, venue, bonus)
     st[0, G_SETTLING] = 0
     delta = st[0, G_DELTA]
     st[0, G_DELTA] = 0
@@ -1269,7 +1269,7 @@ def forced_count(st):
 
 # ----------------------------------------------------------------------------------------- a game
 @compiled
-def setup(st, rng, deck0, mdeck0, bots):
+def setup(st, deck0, mdeck0, bots):
     """WI-SETUP-1..7: characters, camps, pool, hands, meeting cards, starting votes."""
     for row in range(SEAT + MAX_PLAYERS):
         clear_row(st, row, st.shape[1], 0)
@@ -1283,7 +1283,7 @@ def setup(st, rng, deck0, mdeck0, bots):
     n_chars = st[TB, R_MEET0] - st[TB, R_CHAR0]
     for ch in range(n_chars):
         order[ch] = ch
-    shuffle_row(st, rng, TMP + TMP_ORDER, n_chars)
+    shuffle_row(st, TMP + TMP_ORDER, n_chars)
     dealt = st[TB, R_CHARS_DEALT]
     # camps: the camp cards for this player count, shuffled, one each (WI-SETUP-2)
     camps = st[TMP + TMP_CAMPS]
@@ -1292,14 +1292,14 @@ def setup(st, rng, deck0, mdeck0, bots):
         for _ in range(st[TB, R_BLUE + camp]):
             camps[i] = camp
             i += 1
-    shuffle_row(st, rng, TMP + TMP_CAMPS, n)
+    shuffle_row(st, TMP + TMP_CAMPS, n)
     for p in range(n):
         st[SEAT + p, S_CAMP] = camps[p]
         st[SEAT + p, S_BOT] = bots[camps[p]]
         best = order[p * dealt]
         for d in range(1, dealt):
             other = order[p * dealt + d]
-            if pol.pick_character(st[SEAT + p, S_BOT], st[TB + st[TB, R_CHAR0] + best, CH_SCORE], st[TB + st[TB, R_CHAR0] + other, CH_SCORE], rng) == 1:
+            if pol.pick_character(st, st[SEAT + p, S_BOT], st[TB + st[TB, R_CHAR0] + best, CH_SCORE], st[TB + st[TB, R_CHAR0] + other, CH_SCORE]) == 1:
                 best = other
         st[SEAT + p, S_CHAR] = best
         st[SEAT + p, S_HOSP] = -1
@@ -1327,16 +1327,16 @@ def setup(st, rng, deck0, mdeck0, bots):
     st[0, G_MDECK_N] = nm  # unordered: take_meeting_card takes a random card
     for p in range(n):
         for _ in range(st[TB, R_HAND]):
-            k = draw_one(st, rng)
+            k = draw_one(st)
             st[HAND + p, st[SEAT + p, S_HAND_N]] = k
             st[SEAT + p, S_HAND_N] += 1
     if st[TB, R_MEET_FEWER] != 0:  # (blue/green players - 1) cards, one each from seat 0
         for p in range(st[TB, R_BLUE] + st[TB, R_GREEN] - 1):
-            take_meeting_card(st, rng, p % n)
+            take_meeting_card(st, p % n)
     else:
         for p in range(n):
             for _ in range(st[TB, R_MEET]):
-                take_meeting_card(st, rng, p)
+                take_meeting_card(st, p)
     # starting votes from the pool (WI-SETUP-7)
     for p in range(n):
         gain_votes(st, p, st[TB, R_START])
@@ -1344,14 +1344,14 @@ def setup(st, rng, deck0, mdeck0, bots):
 
 
 @compiled
-def campaign_turn(st, rng, c, vstats):
+def campaign_turn(st, c, vstats):
     """WI-ROUND-3/4: venue, action turns from the candidate's right (candidate last), reactive
     cards, settlement; then the venue is cleared and hospital stays may end (WI-HOSP-2)."""
     n = st[0, G_N]
     st[0, G_TURN] += 1
     st[0, G_CAND] = c
     st[0, G_SLOT_N] = 0
-    venue = pol.pick_venue(st, rng, c)
+    venue = pol.pick_venue(st, c)
     st[0, G_VENUE] = venue
     log_event(st, E_CAMPAIGN, c, venue, st[0, G_TURN])
     unwilling = 0
@@ -1360,7 +1360,7 @@ def campaign_turn(st, rng, c, vstats):
             q = seat_after(c, j, n)
             if st[SEAT + q, S_JAILED] != 0 or st[SEAT + q, S_HOSP] >= 0:
                 continue
-            if pol.will_debate(st, rng, q):
+            if pol.will_debate(st, q):
                 st[SEAT + q, S_DEBATER] = 1
             else:
                 st[SEAT + q, S_PAUSED] = 1
@@ -1375,12 +1375,12 @@ def campaign_turn(st, rng, c, vstats):
         if st[SEAT + p, S_HOSP] >= 0:
             log_event(st, E_SKIP, p, 1, 0)
             continue
-        action_turn(st, rng, p, unwilling if p == c and venue == TV_DEBATE else 0)
+        action_turn(st, p, unwilling if p == c and venue == TV_DEBATE else 0)
         check_endings(st)
     if not turn_over(st):
-        reactive_phase(st, rng, c)
+        reactive_phase(st, c)
     if not turn_over(st):
-        settle(st, rng, c, vstats)
+        settle(st, c, vstats)
     for s in range(st[0, G_SLOT_N]):
         if st[PILES + PILE_SLOT_CARD, s] >= 0:
             to_discard(st, st[PILES + PILE_SLOT_CARD, s])
@@ -1395,9 +1395,9 @@ def campaign_turn(st, rng, c, vstats):
 
 
 @compiled
-def play_game(st, rng, deck0, mdeck0, bots, vstats):
+def play_game(st, deck0, mdeck0, bots, vstats):
     """One whole game (WI-ROUND-1/2): rounds of campaign turns from seat 0 until an ending."""
-    setup(st, rng, deck0, mdeck0, bots)
+    setup(st, deck0, mdeck0, bots)
     n = st[0, G_N]
     for r in range(1, st[TB, R_ROUNDS] + 1):
         st[0, G_ROUND] = r
@@ -1410,7 +1410,7 @@ def play_game(st, rng, deck0, mdeck0, bots, vstats):
             if st[SEAT + c, S_HOSP] >= 0:  # WI-HOSP-2: the hospital skips the turn
                 log_event(st, E_SKIP, c, 2, 0)
                 continue
-            campaign_turn(st, rng, c, vstats)
+            campaign_turn(st, c, vstats)
             if st[0, G_ENDED] == 0 and st[0, G_POOL] == 0:
                 forced_count(st)  # WI-END-4: the pool ran dry
         if st[0, G_ENDED] != 0:
@@ -1454,16 +1454,14 @@ def record(st, cols, i):
     cols[O_IRON_GONE, i] = st[0, G_IRON_GONE]
 
 
-@njit(cache=True, error_model="numpy")
+@compiled
 def play_batch(seed, start, count, deck0, mdeck0, bots, cols, vstats, st):
-    """Games start .. start+count-1 of the run ``seed``; game i uses game_stream(seed, i) alone.
-    ``st`` is one game's arrays with the table (state.new_state), reused game after game; ``cols`` the per-game
-    columns [O_SIZE, count]. The entry point: the one place that allocates (the random stream),
-    once per batch."""
-    rng = np.empty(4, dtype=np.uint64)
+    """Games start .. start+count-1 of the run ``seed``; game i uses game_stream(seed, i) alone (its
+    state in st's row RNG). ``st`` is one game's arrays with the table (state.new_state), reused game
+    after game; ``cols`` the per-game columns [O_SIZE, count]."""
     for i in range(count):
-        seed_stream(rng, seed, start + i)
-        play_game(st, rng, deck0, mdeck0, bots, vstats)
+        seed_stream(stream(st), seed, start + i)
+        play_game(st, deck0, mdeck0, bots, vstats)
         record(st, cols, i)
 
 

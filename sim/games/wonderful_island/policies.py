@@ -64,6 +64,7 @@ from sim.games.wonderful_island.state import (
     W_JAILED,
     compiled,
     leaf,
+    stream,
 )
 
 ALLY = 600  # belief (per mille) from which a player counts as an ally
@@ -76,8 +77,8 @@ DEBATE_WORTH = 2.0  # rough worth of a debate (walkover or failed debaters)
 
 
 @compiled
-def coin(rng):
-    return randbelow(rng, 2) == 1
+def coin(st):
+    return randbelow(stream(st), 2) == 1
 
 
 @compiled
@@ -109,15 +110,15 @@ def goal(st, p):
 
 
 @compiled
-def pick_character(bot, score_a, score_b, rng):
+def pick_character(st, bot, score_a, score_b):
     """WI-SETUP-1: keep one of the two characters dealt (0 or 1)."""
     if bot == BOT_RANDOM:
-        return randbelow(rng, 2)
+        return randbelow(stream(st), 2)
     return 0 if score_a >= score_b else 1
 
 
 @compiled
-def random_other(st, rng, p, n, need_votes):
+def random_other(st, p, n, need_votes):
     """A uniformly chosen player other than p who is not in jail (-1 if none)."""
     count = 0
     for q in range(n):
@@ -125,7 +126,7 @@ def random_other(st, rng, p, n, need_votes):
             count += 1
     if count == 0:
         return -1
-    pick = randbelow(rng, count)
+    pick = randbelow(stream(st), count)
     for q in range(n):
         if q != p and st[SEAT + q, S_JAILED] == 0 and (not need_votes or st[SEAT + q, S_VOTES] > 0):
             if pick == 0:
@@ -177,11 +178,11 @@ def most_uncertain(st, p, n):
 
 
 @leaf
-def hostile_target(st, rng, p, prim):
+def hostile_target(st, p, prim):
     """Whom p aims a hostile effect at (-1: hold the card)."""
     n = st[0, G_N]
     if st[SEAT + p, S_BOT] == BOT_RANDOM:
-        return random_other(st, rng, p, n, prim == P_MOVE)
+        return random_other(st, p, n, prim == P_MOVE)
     if goal(st, p) == W_JAILED and prim == P_SUBPOENA:
         return nearest_to_jail(st, p, n)
     if prim == P_SUBPOENA:
@@ -204,32 +205,32 @@ def self_benefit(st, p, prim, amount):
 
 
 @leaf
-def action_card_target(st, rng, p, k, target_kind):
+def action_card_target(st, p, k, target_kind):
     """WI-TURN-3: whom p plays strategy card k on at its action step (-1: keep it)."""
     prim = st[TB + CARD0 + k, C_P1]
     n = st[0, G_N]
     bot = st[SEAT + p, S_BOT]
     if bot == BOT_RANDOM:
-        if not coin(rng):
+        if not coin(st):
             return -1
         if target_kind == TG_SELF:
             return p
-        return random_other(st, rng, p, n, False)
+        return random_other(st, p, n, False)
     if goal(st, p) == W_HAND and prim != P_DRAW:
         return -1  # hoard
     if target_kind == TG_SELF:
         return p if self_benefit(st, p, prim, st[TB + CARD0 + k, C_P1 + 1]) else -1
     if prim == P_PEEK:
         return most_uncertain(st, p, n)
-    return hostile_target(st, rng, p, prim)
+    return hostile_target(st, p, prim)
 
 
 @compiled
-def slot_card_wanted(st, rng, p, k):
+def slot_card_wanted(st, p, k):
     """WI-CARD-1/2: whether p puts support/obstruction card k into the candidate's venue."""
     c = st[0, G_CAND]
     if st[SEAT + p, S_BOT] == BOT_RANDOM:
-        return coin(rng)
+        return coin(st)
     if goal(st, p) == W_HAND:
         return False
     if st[TB + CARD0 + k, C_TYPE] == SUPPORT:
@@ -238,21 +239,21 @@ def slot_card_wanted(st, rng, p, k):
 
 
 @leaf
-def meeting_target(st, rng, p):
+def meeting_target(st, p):
     """WI-CARD-4: to whom p passes a meeting card now (-1: keep it)."""
     if st[SEAT + p, S_BOT] == BOT_RANDOM:
-        if not coin(rng):
+        if not coin(st):
             return -1
-        return random_other(st, rng, p, st[0, G_N], False)
+        return random_other(st, p, st[0, G_N], False)
     return most_uncertain(st, p, st[0, G_N])
 
 
 @compiled
-def discard_index(st, rng, p):
+def discard_index(st, p):
     """WI-TURN-5: which card of p's hand goes to the discard pile (the least worth for bots)."""
     n_hand = st[SEAT + p, S_HAND_N]
     if st[SEAT + p, S_BOT] == BOT_RANDOM:
-        return randbelow(rng, n_hand)
+        return randbelow(stream(st), n_hand)
     return hand_argmin(st, p, C_VALUE)
 
 
@@ -268,47 +269,47 @@ def hand_argmin(st, p, column):
 
 
 @compiled
-def wants_trade(st, rng, p):
+def wants_trade(st, p):
     """WI-MEET-2: trade cards that would be discarded anyway for a meeting card."""
     if st[SEAT + p, S_BOT] == BOT_RANDOM:
-        return coin(rng)
+        return coin(st)
     return st[SEAT + p, S_SIDE] >= 0
 
 
 @compiled
-def reactive_wanted(st, rng, p, k, has_support, has_obstruction):
+def reactive_wanted(st, p, k, has_support, has_obstruction):
     """WI-TURN-6: whether p plays reactive card k after the candidate's action phase."""
     c = st[0, G_CAND]
     tgt = st[TB + CARD0 + k, C_P1 + 2]
     if tgt == TG_VENUE_SUPPORT and not has_support or tgt == TG_VENUE_OBSTRUCTION and not has_obstruction:
         return False
     if st[SEAT + p, S_BOT] == BOT_RANDOM:
-        return coin(rng)
+        return coin(st)
     if tgt == TG_VENUE_OBSTRUCTION:  # remove an obstruction: helps the candidate
         return is_ally(st, p, c)
     return is_rival(st, p, c)
 
 
 @compiled
-def wants_cancel(st, rng, victim, actor):
+def wants_cancel(st, victim, actor):
     """WI-CARD-5: whether the victim spends a cancel card on a hostile card."""
     if st[SEAT + victim, S_BOT] == BOT_RANDOM:
-        return coin(rng)
+        return coin(st)
     return not is_ally(st, victim, actor) or actor == victim
 
 
 @compiled
-def skill_target(st, rng, p, prim, amount, target_kind):
+def skill_target(st, p, prim, amount, target_kind):
     """WI-SKILL-2: whom p aims an optional active skill at (-1: not now)."""
     if target_kind == TG_SELF:
         if st[SEAT + p, S_BOT] == BOT_RANDOM:
-            return p if coin(rng) else -1
+            return p if coin(st) else -1
         return p if self_benefit(st, p, prim, amount) else -1
     if st[SEAT + p, S_BOT] == BOT_RANDOM:
-        return random_other(st, rng, p, st[0, G_N], prim == P_MOVE) if coin(rng) else -1
+        return random_other(st, p, st[0, G_N], prim == P_MOVE) if coin(st) else -1
     if prim == P_PEEK:
         return most_uncertain(st, p, st[0, G_N])
-    return hostile_target(st, rng, p, prim)
+    return hostile_target(st, p, prim)
 
 
 @compiled
@@ -321,10 +322,10 @@ def support_in_hand(st, p):
 
 
 @compiled
-def pick_venue(st, rng, c):
+def pick_venue(st, c):
     """WI-ROUND-3: the candidate's venue; bots other than random take the best expected gain."""
     if st[SEAT + c, S_BOT] == BOT_RANDOM:
-        return randbelow(rng, 6)
+        return randbelow(stream(st), 6)
     g_kind = goal(st, c)
     if g_kind == W_HAND:
         return TV_DEBATE
@@ -367,18 +368,18 @@ def expected_gain(st, c, venue, bonus):
 
 
 @compiled
-def will_debate(st, rng, q):
+def will_debate(st, q):
     """WI-V-DEBATE-1: whether q takes part in the candidate's TV debate."""
     if st[SEAT + q, S_BOT] == BOT_RANDOM:
-        return coin(rng)
+        return coin(st)
     return st[SEAT + q, S_HAND_N] >= 2
 
 
 @compiled
-def legislature_yes(st, rng, q, c):
+def legislature_yes(st, q, c):
     """WI-V-LEG-1: q raises a hand for the candidate's bill without being offered anything."""
     if st[SEAT + q, S_BOT] == BOT_RANDOM:
-        return coin(rng)
+        return coin(st)
     return is_ally(st, q, c)
 
 
@@ -397,10 +398,10 @@ def accepts_offer(st, q, c, votes_left):
 
 
 @compiled
-def poach_target(st, rng, c):
+def poach_target(st, c):
     """WI-V-POACH-1: the player the candidate poaches from (-1: nobody has votes)."""
     if st[SEAT + c, S_BOT] == BOT_RANDOM:
-        return random_other(st, rng, c, st[0, G_N], True)
+        return random_other(st, c, st[0, G_N], True)
     q = strongest_rival(st, c, st[0, G_N], True)
     if q < 0:
         best = -1
@@ -413,45 +414,45 @@ def poach_target(st, rng, c):
 
 
 @compiled
-def poach_plays_card(st, rng, c):
+def poach_plays_card(st, c):
     """WI-V-POACH-1: whether the candidate lays a given hand card in the poaching."""
     if st[SEAT + c, S_BOT] == BOT_RANDOM:
-        return coin(rng)
+        return coin(st)
     return True
 
 
 @compiled
-def poach_resists(st, rng, q, c):
+def poach_resists(st, q, c):
     """WI-V-POACH-2: whether q matches the candidate's cards (an ally may let the votes go)."""
     if st[SEAT + q, S_BOT] == BOT_RANDOM:
-        return coin(rng)
+        return coin(st)
     return not is_ally(st, q, c)
 
 
 @compiled
-def issue_choice(st, rng, c):
+def issue_choice(st, c):
     """WI-V-DEBATE-4/8: hand index of the issue card (-1: no issue, everybody succeeds)."""
     n_hand = st[SEAT + c, S_HAND_N]
     if n_hand == 0:
         return -1
     if st[SEAT + c, S_BOT] == BOT_RANDOM:
-        return randbelow(rng, n_hand + 1) - 1
+        return randbelow(stream(st), n_hand + 1) - 1
     return hand_argmin(st, c, C_COPIES)
 
 
 @compiled
-def wants_combined(st, rng, c):
+def wants_combined(st, c):
     """WI-V-DEBATE-6: whether the candidate makes a combined issue when it may."""
     if st[SEAT + c, S_BOT] == BOT_RANDOM:
-        return coin(rng)
+        return coin(st)
     return True
 
 
 @compiled
-def debates_to_win(st, rng, q, c, pending):
+def debates_to_win(st, q, c, pending):
     """WI-V-DEBATE-7: whether q meets the issue when it can (an ally may lose on purpose)."""
     if st[SEAT + q, S_BOT] == BOT_RANDOM:
-        return coin(rng)
+        return coin(st)
     if is_ally(st, q, c) and st[SEAT + q, S_SIDE] >= 0 and total_votes(st, c) + pending + 1 >= st[0, G_THRESH]:
         return False
     return True

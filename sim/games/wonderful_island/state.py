@@ -11,6 +11,7 @@ reference counting a tuple of arrays costs):
 ``st[MHAND + p, i]``       meeting cards in hand (meeting kinds)
 ``st[PILES + PILE_*, i]``  draw pile, discard pile, meeting pile, venue slots (card, owner)
 ``st[TMP + TMP_*, i]``     work rows for one step's short lists (dice, hands raised, debate picks, ...)
+``st[RNG, :4]``            the game's random stream (a sim.core.rng state; stream(st) is its uint64 view)
 ``st[TB + r, c]``          the rules and catalogue table ``T`` below, copied in once per batch (one array:
                            compiled helpers are passed ``st`` alone, not a second array's two dozen words)
 ``st[st[TB, R_LOG0]:, :]`` trace events, four ints each (no rows when not tracing)
@@ -106,11 +107,19 @@ TMP = PILES + 5
 # work rows: character order and camp cards at setup, street-sweep dice, legislature hands raised and
 # bought, poaching cards laid by type, debate issue cards, a debater's picks and the hand cards used
 TMP_ORDER, TMP_CAMPS, TMP_DICE, TMP_WILLING, TMP_BOUGHT, TMP_LAID, TMP_ISSUE, TMP_PICKS, TMP_USED = range(9)
-TB = TMP + 9  # the rules and catalogue table T (engine.table): st[TB + r, c] is T[r, c]
+RNG = TMP + 9  # the game's random stream: the four words of a sim.core.rng state (see stream)
+TB = RNG + 1  # the rules and catalogue table T (engine.table): st[TB + r, c] is T[r, c]
 EVENTS_PER_ROW = WIDTH // 4
 
 # venue statistics buckets by support cards: 0-1, 2-3, 4+
 SUPPORT_BUCKETS = ("0-1", "2-3", "4+")
+
+
+@leaf
+def stream(st):
+    """The game's random stream for sim.core.rng's draws: row RNG of ``st`` seen as uint64 words (one
+    array for compiled helpers to pass, not two)."""
+    return st[RNG, :4].view(np.uint64)
 
 
 def new_state(T: np.ndarray, log_events: int = 0) -> np.ndarray:
