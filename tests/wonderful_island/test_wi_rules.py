@@ -20,7 +20,7 @@ def r4():
 
 def _set_up(r, seed=0, log=2000):
     t = Table(r, [BLUE] * r.players, seed=seed, log=log)
-    engine.setup(t.st, t.deck0, t.mdeck0, np.array([1, 1, 2]))
+    engine.setup(t.sp, t.deck0, t.mdeck0, np.array([1, 1, 2]))
     return t
 
 
@@ -63,8 +63,8 @@ def test_empty_draw_pile_reshuffles_the_discards(r4):
     t = Table(r4, [BLUE, GREEN, BLUE, GREEN])
     t.g[S.G_DECK_N] = 0
     for name in ("政治獻金", "假民調"):
-        engine.to_discard(t.st, kind(name))
-    engine.draw_cards(t.st, 0, 3)
+        engine.to_discard(t.sp, kind(name))
+    engine.draw_cards(t.sp, 0, 3)
     assert t.seat[0, S.S_HAND_N] == 2 and t.g[S.G_DISC_N] == 0 and t.g[S.G_DECK_N] == 0
     assert sorted(t.hand[0, :2].tolist()) == sorted([kind("政治獻金"), kind("假民調")])
 
@@ -128,7 +128,7 @@ def test_turn_start_skill_and_draw(r4):
     t = Table(r4, [BLUE, GREEN, BLUE, GREEN], votes=[3, 3, 3, 3])
     t.chars[0, 0:5] = [S.TR_TURN_START, -1, S.P_DRAW, 1, S.TG_SELF]
     t.candidate(1, S.RALLY)
-    engine.action_turn(t.st, 0, 0)
+    engine.action_turn(t.sp, 0, 0)
     draws = t.events(S.E_DRAW)
     assert draws[:2] == [(0, 1, 0), (0, 2, 0)] and t.events(S.E_SKILL)[0] == (0, 0, S.P_DRAW)
 
@@ -139,12 +139,12 @@ def test_support_and_obstruction_go_into_slots(r4):
     t = Table(r4, [BLUE, GREEN, BLUE, GREEN], votes=[3, 3, 3, 3])
     t.candidate(0, S.RALLY)
     t.give(2, *(["樁腳動員"] * 8))
-    engine.play_step(t.st, 2)
+    engine.play_step(t.sp, 2)
     assert t.g[S.G_SLOT_N] == r4.venue_slots and t.seat[2, S.S_HAND_N] == 8 - r4.venue_slots
     t = Table(r4, [BLUE, GREEN, BLUE, GREEN], votes=[3, 3, 3, 3])
     t.candidate(0, S.RALLY)
     t.give(1, "負面新聞", "樁腳動員")
-    engine.play_step(t.st, 1)
+    engine.play_step(t.sp, 1)
     assert t.g[S.G_SLOT_N] == 1 and t.piles[S.PILE_SLOT_CARD, 0] == kind("負面新聞")
 
 
@@ -153,7 +153,7 @@ def test_strategy_cards_act_at_once(r4):
     t = Table(r4, [BLUE, GREEN, BLUE, GREEN], votes=[3, 3, 3, 3])
     t.candidate(1, S.RALLY)
     t.give(0, "政治獻金")
-    engine.play_strategy_card(t.st, 0, 0, 0, S.E_PLAY)
+    engine.play_strategy_card(t.sp, 0, 0, 0, S.E_PLAY)
     assert t.seat[0, S.S_HAND_N] == 2 and t.g[S.G_DISC_N] == 1
 
 
@@ -163,10 +163,10 @@ def test_discard_step_and_meeting_trade(r4):
     t.g[S.G_MDECK_N] = 1
     t.piles[S.PILE_MDECK, 0] = 0
     t.give(0, *(["政治獻金"] * 9))
-    engine.discard_step(t.st, 0)
+    engine.discard_step(t.sp, 0)
     assert t.seat[0, S.S_HAND_N] == 5 and t.seat[0, S.S_MEET_N] == 1 and t.g[S.G_DISC_N] == 4
     t.give(0, "政治獻金", "政治獻金")
-    engine.discard_step(t.st, 0)
+    engine.discard_step(t.sp, 0)
     assert t.seat[0, S.S_HAND_N] == 5 and t.seat[0, S.S_MEET_N] == 1
 
 
@@ -179,7 +179,7 @@ def test_reactive_cards_after_the_action_phase(r4):
     t.slot(3, "負面新聞")
     t.give(1, "狗仔錄音", "離間")
     t.give(2, "轉移焦點")
-    engine.reactive_phase(t.st, 0)
+    engine.reactive_phase(t.sp, 0)
     assert t.seat[0, S.S_SUBP] == 1
     assert (t.piles[S.PILE_SLOT_CARD, :2] == -1).all()
 
@@ -194,9 +194,9 @@ def test_meeting_cards(r4):
     t.seat[0, S.S_BELIEF + 1] = 500
     t.mhand[0, :2] = ask_blue_vote
     t.seat[0, S.S_MEET_N] = 2
-    engine.pass_meeting(t.st, 0, 1, 2)
+    engine.pass_meeting(t.sp, 0, 1, 2)
     assert t.votes(0) == 4 and t.votes(2) == 2 and t.seat[0, S.S_BELIEF + 2] == 1000
-    engine.pass_meeting(t.st, 0, 0, 1)
+    engine.pass_meeting(t.sp, 0, 0, 1)
     assert t.votes(0) == 4 and t.votes(1) == 3 and t.seat[0, S.S_BELIEF + 1] == 0
     assert t.g[S.G_MDECK_N] == 2 and t.seat[0, S.S_MEET_N] == 0
 
@@ -205,7 +205,7 @@ def test_meeting_cards_leave_the_game_in_the_variant():
     """WI-MEET-3: used meeting cards leave the game."""
     t = Table(rules("players=4", "meeting_removed_after_use=true"), [BLUE, GREEN, BLUE, GREEN])
     t.seat[0, S.S_MEET_N] = 1
-    engine.pass_meeting(t.st, 0, 0, 1)
+    engine.pass_meeting(t.sp, 0, 0, 1)
     assert t.g[S.G_MDECK_N] == 0
 
 
@@ -215,7 +215,7 @@ def test_cancel_a_hostile_card(r4):
     t.candidate(0, S.RALLY)
     t.give(1, "沙盤推演")
     t.give(0, "爆料")
-    engine.play_strategy_card(t.st, 0, 0, 1, S.E_PLAY)
+    engine.play_strategy_card(t.sp, 0, 0, 1, S.E_PLAY)
     assert t.seat[1, S.S_SUBP] == 0 and t.seat[1, S.S_HAND_N] == 0
     assert t.events(S.E_CANCEL) == [(1, kind("沙盤推演"), kind("爆料"))]
 
@@ -228,7 +228,7 @@ def test_skills_cannot_be_cancelled_and_forced_skills_fire(r4):
     t.give(1, "沙盤推演")
     t.give(3, "沙盤推演")
     t.candidate(0, S.RALLY)
-    engine.fire_skills(t.st, 0, S.TR_OWN_CAMPAIGN, S.RALLY)
+    engine.fire_skills(t.sp, 0, S.TR_OWN_CAMPAIGN, S.RALLY)
     hit = 1 if t.seat[1, S.S_SUBP] else 3
     assert t.seat[hit, S.S_SUBP] == 1 and t.seat[hit, S.S_HAND_N] == 1 and t.votes(hit) == 2
 
@@ -249,10 +249,10 @@ def test_subpoenas_and_jail(r4):
     assert t.seat[0, S.S_SUBP] == 1
     pool, tokens = t.g[S.G_POOL], t.tokens()
     t.seat[2, S.S_IRON] = 2
-    engine.apply_primitive(t.st, S.P_SUBPOENA, 3, 1, 2)
+    engine.apply_primitive(t.sp, S.P_SUBPOENA, 3, 1, 2)
     assert t.seat[2, S.S_JAILED] == 1 and t.seat[2, S.S_SUBP] == 3 and t.votes(2) == 0
     assert t.g[S.G_POOL] == pool and t.g[S.G_REMOVED] == 3 and t.tokens() == tokens
-    engine.apply_primitive(t.st, S.P_CLEAR, 1, 2, 2)
+    engine.apply_primitive(t.sp, S.P_CLEAR, 1, 2, 2)
     assert t.seat[2, S.S_SUBP] == 3
 
 
@@ -281,14 +281,14 @@ def test_hospital(r4):
     t.slot(1, "死亡之握")
     t.settle(0, S.RALLY)
     assert t.seat[0, S.S_HOSP] == t.g[S.G_TURN] and t.votes(0) == 3 - 2 + 3
-    engine.draw_cards(t.st, 0, 2)
+    engine.draw_cards(t.sp, 0, 2)
     assert t.seat[0, S.S_HAND_N] == 0
-    assert not engine.can_declare(t.st, 0)
+    assert not engine.can_declare(t.sp, 0)
     t.set_votes(0, r4.election_threshold())
-    engine.check_endings(t.st)
+    engine.check_endings(t.sp)
     assert t.g[S.G_ENDED] == 0
     t.g[S.G_SLOT_N] = 0
-    engine.campaign_turn(t.st, 1, t.vstats)  # seat 1 completes the next campaign turn
+    engine.campaign_turn(t.sp, 1, t.vstats)  # seat 1 completes the next campaign turn
     assert t.seat[0, S.S_HOSP] == -1 and (0, 1, 0) in t.events(S.E_SKIP)
 
 
@@ -313,10 +313,10 @@ def test_losses_and_transfers(r4):
     """WI-LOSS-1, WI-LOSS-2: a loss larger than the votes held takes them all; 假民調 moves votes between players."""
     t = Table(r4, [BLUE, GREEN, BLUE, GREEN], votes=[2, 5, 3, 3])
     pool = t.g[S.G_POOL]
-    engine.apply_primitive(t.st, S.P_VOTES, -5, 1, 0)
+    engine.apply_primitive(t.sp, S.P_VOTES, -5, 1, 0)
     assert t.votes(0) == 0 and t.g[S.G_POOL] == pool + 2
     t.give(0, "假民調")
-    engine.play_strategy_card(t.st, 0, 0, 1, S.E_PLAY)
+    engine.play_strategy_card(t.sp, 0, 0, 1, S.E_PLAY)
     assert t.votes(0) == 2 and t.votes(1) == 3 and t.g[S.G_POOL] == pool + 2
 
 
@@ -328,7 +328,7 @@ def test_election_wins_for_the_camp_outside_settlement(r4):
     t.seat[2, S.S_JAILED] = 1
     t.settle(0, S.RALLY)
     assert t.g[S.G_ENDED] == 0
-    engine.check_endings(t.st)
+    engine.check_endings(t.sp)
     assert t.g[S.G_END_REASON] == S.END_THRESHOLD
     assert t.seat[:4, S.S_WON].tolist() == [1, 0, 1, 0]
 
@@ -345,12 +345,12 @@ def test_politicians_win_alone_or_together(r4):
     t = Table(r4, [BLUE, GREEN, POL, POL], votes=[3, 3, 3, 3])
     _politician(t, 3, "iron", 8)
     _politician(t, 2, "votes", 3)
-    engine.check_endings(t.st)
+    engine.check_endings(t.sp)
     assert t.g[S.G_END_REASON] == S.END_POLITICIAN and t.seat[:4, S.S_WON].tolist() == [0, 0, 1, 0]
     t = Table(r4, [BLUE, GREEN, POL, POL], votes=[3, 3, 3, 3])
     _politician(t, 2, "votes", 3)
     _politician(t, 3, "votes", 3)
-    engine.check_endings(t.st)
+    engine.check_endings(t.sp)
     assert t.seat[:4, S.S_WON].tolist() == [0, 0, 1, 1]
 
 
@@ -360,7 +360,7 @@ def test_a_jailed_politician_wins_only_by_the_jail_condition(r4):
     _politician(t, 2, "jailed", 2)
     t.seat[2, S.S_JAILED] = 1
     t.seat[1, S.S_JAILED] = 1
-    engine.check_endings(t.st)
+    engine.check_endings(t.sp)
     assert t.seat[2, S.S_WON] == 1 and t.g[S.G_END_REASON] == S.END_POLITICIAN
 
 
@@ -370,7 +370,7 @@ def test_a_politician_takes_the_win_of_the_camp_it_depends_on(r4):
     cat = load_catalogue("base")
     t.seat[2, S.S_CHAR] = next(i for i in range(35) if cat.raw["character"][i]["win"].get("camp") == "blue")
     t.set_votes(0, r4.election_threshold())
-    engine.check_endings(t.st)
+    engine.check_endings(t.sp)
     assert t.seat[:4, S.S_WON].tolist() == [0, 0, 1, 0] and t.g[S.G_END_REASON] == S.END_POLITICIAN
 
 
@@ -379,19 +379,19 @@ def test_forced_count_order(r4):
     (C) the camp with more votes, both on a tie."""
     t = Table(r4, [BLUE, GREEN, POL, GREEN], votes=[3, 3, 3, 3])
     _politician(t, 2, "votes", 3)
-    engine.forced_count(t.st)
+    engine.forced_count(t.sp)
     assert t.seat[:4, S.S_WON].tolist() == [0, 0, 1, 0] and t.g[S.G_END_REASON] == S.END_FORCED
     t = Table(r4, [BLUE, GREEN, POL, GREEN], votes=[3, 3, 4, 0])
     _politician(t, 2, "votes", 50)
-    engine.forced_count(t.st)
+    engine.forced_count(t.sp)
     assert t.seat[:4, S.S_WON].tolist() == [0, 0, 1, 0]
     t = Table(r4, [BLUE, GREEN, POL, GREEN], votes=[5, 3, 4, 1])
     _politician(t, 2, "votes", 50)
-    engine.forced_count(t.st)
+    engine.forced_count(t.sp)
     assert t.seat[:4, S.S_WON].tolist() == [1, 0, 0, 0]
     t = Table(r4, [BLUE, GREEN, POL, GREEN], votes=[4, 3, 4, 1])
     _politician(t, 2, "votes", 50)
-    engine.forced_count(t.st)
+    engine.forced_count(t.sp)
     assert t.seat[:4, S.S_WON].tolist() == [1, 1, 0, 1]
 
 
@@ -399,11 +399,11 @@ def test_last_player_out_of_jail_wins(r4):
     """WI-END-5: everybody else in jail: the last player wins (alone as a politician)."""
     t = Table(r4, [BLUE, GREEN, POL, BLUE], votes=[3, 3, 3, 3])
     t.seat[[0, 1, 3], S.S_JAILED] = 1
-    engine.check_endings(t.st)
+    engine.check_endings(t.sp)
     assert t.g[S.G_END_REASON] == S.END_LAST_OUT and t.seat[:4, S.S_WON].tolist() == [0, 0, 1, 0]
     t = Table(r4, [BLUE, GREEN, POL, BLUE], votes=[3, 3, 3, 3])
     t.seat[[1, 2, 3], S.S_JAILED] = 1
-    engine.check_endings(t.st)
+    engine.check_endings(t.sp)
     assert t.seat[:4, S.S_WON].tolist() == [1, 0, 0, 1]
 
 

@@ -134,7 +134,7 @@ def test_double_election_raises_the_threshold(r4):
     threshold = int(t.g[S.G_THRESH])
     t.set_votes(0, threshold)
     t.set_votes(1, threshold)
-    engine.check_endings(t.st)
+    engine.check_endings(t.sp)
     assert t.g[S.G_THRESH] == threshold + 1 and t.g[S.G_ENDED] == 0
 
 
@@ -191,13 +191,13 @@ def test_debate_card_matching(r4):
     t.give(1, "名嘴站台", "抹黑攻擊")
     picks = np.zeros(12, dtype=np.int64)
     issue = np.array([kind("樁腳動員"), kind("負面新聞")])
-    assert not engine.find_debate_cards(t.st, 1, 0, 1, issue, picks)
-    assert engine.find_debate_cards(t.st, 1, 1, 1, issue, picks)
-    assert engine.find_debate_cards(t.st, 1, 1, 2, issue, picks)  # a support and an obstruction
-    assert engine.find_debate_cards(t.st, 1, 2, 2, issue, picks)
-    assert not engine.find_debate_cards(t.st, 1, 2, 3, issue, picks)
+    assert not engine.find_debate_cards(t.sp, 1, 0, 1, issue, picks)
+    assert engine.find_debate_cards(t.sp, 1, 1, 1, issue, picks)
+    assert engine.find_debate_cards(t.sp, 1, 1, 2, issue, picks)  # a support and an obstruction
+    assert engine.find_debate_cards(t.sp, 1, 2, 2, issue, picks)
+    assert not engine.find_debate_cards(t.sp, 1, 2, 3, issue, picks)
     issue = np.array([kind("名嘴站台"), kind("名嘴站台")])
-    assert not engine.find_debate_cards(t.st, 1, 0, 2, issue, picks)  # two identical cards needed
+    assert not engine.find_debate_cards(t.sp, 1, 0, 2, issue, picks)  # two identical cards needed
 
 
 def _debate_table(r, seed, candidate_hand, debater_hand, debate_flags=(0, 1, 0, 0)):

@@ -32,6 +32,7 @@ class Table:
         self.chars = self.tab[first:self.tab[0, S.R_MEET0]]
         for s in range(3):
             self.chars[0, s * 5] = -1  # character 0 without skills: no trigger matches
+        self.sp = self.st.ctypes.data  # its address: what the compiled steps are passed (state.state_at)
         self.g = self.st[0]  # views into the one state array
         self.seat = self.st[S.SEAT:S.SEAT + S.MAX_PLAYERS]
         self.hand = self.st[S.HAND:S.HAND + S.MAX_PLAYERS]
@@ -82,7 +83,7 @@ class Table:
 
     def settle(self, c: int, venue: int) -> None:
         self.candidate(c, venue)
-        engine.settle(self.st, c, self.vstats)
+        engine.settle(self.sp, c, self.vstats)
 
     def events(self, code: int) -> list[tuple[int, int, int]]:
         rows = self.log.reshape(-1, 4)

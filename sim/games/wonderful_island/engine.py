@@ -147,6 +147,7 @@ from sim.games.wonderful_island.state import (
     R_LEG,
     R_LIMIT,
     R_LOG0,
+    R_LOG_END,
     R_MEET,
     R_MEET0,
     R_MEET_FEWER,
@@ -219,9 +220,11 @@ from sim.games.wonderful_island.state import (
     W_IRON,
     W_JAILED,
     W_VOTES,
+    WIDTH,
     compiled,
     leaf,
     new_state,
+    state_at,
     stream,
 )
 
@@ -236,14 +239,15 @@ NSF = len(SEAT_FIELDS)
 
 # ----------------------------------------------------------------------------------------- helpers
 @compiled
-def log_event(st, code, a, b, c):
+def log_event(sp, code, a, b, c):
     """A trace event (code, a, b, c) in the log rows of ``st``; nothing when not tracing."""
-    log0 = st[TB, R_LOG0]
-    if st.shape[0] == log0:
+    st = state_at(sp)
+    log0, log_end = st[TB, R_LOG0], st[TB, R_LOG_END]
+    if log_end == log0:
         return
     i = st[0, G_LOG_N]
     row, col = log0 + i // EVENTS_PER_ROW, 4 * (i % EVENTS_PER_ROW)
-    if row < st.shape[0]:
+    if row < log_end:
         st[row, col] = code
         st[row, col + 1] = a
         st[row, col + 2] = b
@@ -252,8 +256,9 @@ def log_event(st, code, a, b, c):
 
 
 @compiled
-def shuffle_row(st, row, n):
+def shuffle_row(sp, row, n):
     """Fisher-Yates shuffle of ``st[row, :n]`` in place (the draws of sim.core.rng.shuffle)."""
+    st = state_at(sp)
     for i in range(n - 1, 0, -1):
         j = randbelow(stream(st), i + 1)
         st[row, i], st[row, j] = st[row, j], st[row, i]
@@ -267,14 +272,16 @@ def seat_after(c, j, n):
 
 
 @compiled
-def clear_row(st, row, n, value):
+def clear_row(sp, row, n, value):
     """``st[row, :n] = value``: a work row made ready for one step."""
+    st = state_at(sp)
     for i in range(n):
         st[row, i] = value
 
 
 @compiled
-def active_count(st):
+def active_count(sp):
+    st = state_at(sp)
     count = 0
     for p in range(st[0, G_N]):
         if st[SEAT + p, S_JAILED] == 0:
@@ -283,11 +290,12 @@ def active_count(st):
 
 
 @leaf
-def draw_one(st):
+def draw_one(sp):
     """A card drawn from the draw pile (WI-SETUP-4, WI-SETTLE-4). The pile is kept unordered and each
     draw takes a uniformly random remaining card: the same distribution as the top card of a shuffled
     pile, with one random number per card drawn instead of a shuffle. An empty pile is rebuilt from
     the discards (WI-SETUP-8), which need no shuffle for the same reason."""
+    st = state_at(sp)
     n = st[0, G_DECK_N]
     if n == 0:
         n = st[0, G_DISC_N]
@@ -304,33 +312,36 @@ def draw_one(st):
 
 
 @compiled
-def to_discard(st, k):
+def to_discard(sp, k):
+    st = state_at(sp)
     st[PILES + PILE_DISC, st[0, G_DISC_N]] = k
     st[0, G_DISC_N] += 1
 
 
 @leaf
-def draw_cards(st, p, n):
+def draw_cards(sp, p, n):
     """Draw n cards into p's hand (WI-TURN-2); a hospitalised player draws nothing (WI-HOSP-3)."""
+    st = state_at(sp)
     if st[SEAT + p, S_HOSP] >= 0 or st[SEAT + p, S_JAILED] != 0:
         return
     got = 0
     for _ in range(n):
-        k = draw_one(st)
+        k = draw_one(sp)
         if k < 0:
             break
         if st[SEAT + p, S_HAND_N] < HMAX:
             st[HAND + p, st[SEAT + p, S_HAND_N]] = k
             st[SEAT + p, S_HAND_N] += 1
         else:
-            to_discard(st, k)
+            to_discard(sp, k)
         got += 1
-    log_event(st, E_DRAW, p, got, 0)
+    log_event(sp, E_DRAW, p, got, 0)
 
 
 @compiled
-def take_from_hand(st, p, i):
+def take_from_hand(sp, p, i):
     """Remove hand card i of p and return its kind."""
+    st = state_at(sp)
     last = st[SEAT + p, S_HAND_N] - 1
     k = st[HAND + p, i]
     st[HAND + p, i] = st[HAND + p, last]
@@ -339,28 +350,31 @@ def take_from_hand(st, p, i):
 
 
 @compiled
-def discard_cards(st, p, n):
+def discard_cards(sp, p, n):
     """p loses n cards of its choice to the discard pile (WI-SETTLE-4)."""
+    st = state_at(sp)
     lost = 0
     for _ in range(n):
         if st[SEAT + p, S_HAND_N] == 0:
             break
-        i = pol.discard_index(st, p)
-        to_discard(st, take_from_hand(st, p, i))
+        i = pol.discard_index(sp, p)
+        to_discard(sp, take_from_hand(sp, p, i))
         lost += 1
     if lost:
-        log_event(st, E_DISCARD, p, lost, 0)
+        log_event(sp, E_DISCARD, p, lost, 0)
 
 
 @compiled
-def mark_played(st, p, k):
+def mark_played(sp, p, k):
+    st = state_at(sp)
     st[SEAT + p, S_PLAYED] |= np.int64(1) << np.int64(k)
 
 
 # ----------------------------------------------------------------------------------------- votes
 @compiled
-def gain_votes(st, p, n):
+def gain_votes(sp, p, n):
     """p takes up to n votes from the pool (WI-SETTLE-3)."""
+    st = state_at(sp)
     take = min(n, st[0, G_POOL])
     st[SEAT + p, S_VOTES] += take
     st[0, G_POOL] -= take
@@ -368,8 +382,9 @@ def gain_votes(st, p, n):
 
 
 @compiled
-def lose_votes(st, p, n):
+def lose_votes(sp, p, n):
     """p returns up to n plain votes to the pool, never going below zero (WI-LOSS-1, WI-SETTLE-5)."""
+    st = state_at(sp)
     take = min(n, st[SEAT + p, S_VOTES])
     st[SEAT + p, S_VOTES] -= take
     st[0, G_POOL] += take
@@ -377,8 +392,9 @@ def lose_votes(st, p, n):
 
 
 @compiled
-def gain_iron(st, p, n):
+def gain_iron(sp, p, n):
     """p takes up to n iron votes; as many plain votes leave the pool and the game (WI-IRON-1)."""
+    st = state_at(sp)
     take = min(n, st[0, G_IRON_LEFT], st[0, G_POOL])
     st[SEAT + p, S_IRON] += take
     st[0, G_IRON_LEFT] -= take
@@ -388,8 +404,9 @@ def gain_iron(st, p, n):
 
 
 @compiled
-def move_votes(st, frm, to, n):
+def move_votes(sp, frm, to, n):
     """A transfer between players, not a loss: nothing goes back to the pool (WI-LOSS-2)."""
+    st = state_at(sp)
     take = min(n, st[SEAT + frm, S_VOTES])
     st[SEAT + frm, S_VOTES] -= take
     st[SEAT + to, S_VOTES] += take
@@ -397,20 +414,22 @@ def move_votes(st, frm, to, n):
 
 
 @compiled
-def change_votes(st, p, amount):
+def change_votes(sp, p, amount):
     """Votes won or lost; during settlement the candidate's changes are summed first (WI-SETTLE-1)."""
+    st = state_at(sp)
     if st[0, G_SETTLING] != 0 and p == st[0, G_CAND]:
         st[0, G_DELTA] += amount
     elif amount > 0:
-        gain_votes(st, p, amount)
+        gain_votes(sp, p, amount)
     else:
-        lose_votes(st, p, -amount)
+        lose_votes(sp, p, -amount)
 
 
 # ----------------------------------------------------------------------------------------- jail, hospital
 @compiled
-def jail(st, p):
+def jail(sp, p):
     """Third subpoena: jail at once; all votes leave the game (WI-SUBP-2, WI-JAIL-1)."""
+    st = state_at(sp)
     st[SEAT + p, S_JAILED] = 1
     st[0, G_REMOVED] += st[SEAT + p, S_VOTES]
     st[0, G_IRON_GONE] += st[SEAT + p, S_IRON]
@@ -420,45 +439,49 @@ def jail(st, p):
     st[SEAT + p, S_PAUSED] = 0
     st[SEAT + p, S_DEBATER] = 0
     for i in range(st[SEAT + p, S_HAND_N]):
-        to_discard(st, st[HAND + p, i])
+        to_discard(sp, st[HAND + p, i])
     st[SEAT + p, S_HAND_N] = 0
     for i in range(st[SEAT + p, S_MEET_N]):
         st[PILES + PILE_MDECK, st[0, G_MDECK_N]] = st[MHAND + p, i]
         st[0, G_MDECK_N] += 1
     st[SEAT + p, S_MEET_N] = 0
     st[0, G_JAILS] += 1
-    log_event(st, E_JAIL, p, 0, 0)
+    log_event(sp, E_JAIL, p, 0, 0)
 
 
 @compiled
-def add_subpoenas(st, p, n):
+def add_subpoenas(sp, p, n):
     """WI-SUBP-1/2: subpoena tokens on p's character; the jail count sends p to jail."""
+    st = state_at(sp)
     limit = st[TB, R_JAIL]
     st[SEAT + p, S_SUBP] = min(limit, st[SEAT + p, S_SUBP] + n)
     if st[SEAT + p, S_SUBP] >= limit:
-        jail(st, p)
+        jail(sp, p)
 
 
 @compiled
-def hospitalise(st, p):
+def hospitalise(sp, p):
     """WI-HOSP-1: p's character is turned over until another player completes a campaign turn."""
+    st = state_at(sp)
     st[SEAT + p, S_HOSP] = st[0, G_TURN]
     st[SEAT + p, S_HOSP_EVER] = 1
     st[0, G_HOSPS] += 1
-    log_event(st, E_HOSPITAL, p, 0, 0)
+    log_event(sp, E_HOSPITAL, p, 0, 0)
 
 
 @compiled
-def learn_camp(st, o, q):
+def learn_camp(sp, o, q):
     """o sees q's camp card (a peek or a meeting's answer)."""
+    st = state_at(sp)
     st[SEAT + o, S_KNOWN] |= np.int64(1) << np.int64(q)
     if st[SEAT + o, S_SIDE] >= 0:
         st[SEAT + o, S_BELIEF + q] = 1000 if st[SEAT + q, S_CAMP] == st[SEAT + o, S_SIDE] else 0
 
 
 @leaf
-def observe(st, actor, toward, friendly):
+def observe(sp, actor, toward, friendly):
     """Everyone with a side revises its belief about ``actor`` after it helped or hurt ``toward``."""
+    st = state_at(sp)
     if actor == toward:
         return
     for o in range(st[0, G_N]):
@@ -473,46 +496,49 @@ def observe(st, actor, toward, friendly):
 
 # ----------------------------------------------------------------------------------------- effects
 @compiled
-def apply_primitive(st, prim, amount, actor, target):
+def apply_primitive(sp, prim, amount, actor, target):
     """One effect primitive of a card, skill or meeting card (no skills triggered here)."""
+    st = state_at(sp)
     if target < 0 or st[SEAT + target, S_JAILED] != 0 or prim == P_NONE:
         return
-    log_event(st, E_EFFECT, target, prim, amount)
+    log_event(sp, E_EFFECT, target, prim, amount)
     if prim == P_VOTES:
-        change_votes(st, target, amount)
+        change_votes(sp, target, amount)
     elif prim == P_IRON:
-        gain_iron(st, target, amount)
+        gain_iron(sp, target, amount)
     elif prim == P_SUBPOENA:
-        add_subpoenas(st, target, amount)
+        add_subpoenas(sp, target, amount)
     elif prim == P_CLEAR:
         st[SEAT + target, S_SUBP] = max(0, st[SEAT + target, S_SUBP] - amount)
     elif prim == P_HOSPITAL:
-        hospitalise(st, target)
+        hospitalise(sp, target)
     elif prim == P_DRAW:
-        draw_cards(st, target, amount)
+        draw_cards(sp, target, amount)
     elif prim == P_DISCARD:
-        discard_cards(st, target, amount)
+        discard_cards(sp, target, amount)
     elif prim == P_MOVE:
         if target != actor:
-            move_votes(st, target, actor, amount)
+            move_votes(sp, target, actor, amount)
     elif prim == P_PEEK:
-        learn_camp(st, actor, target)
+        learn_camp(sp, actor, target)
     elif prim == P_SUPPORT:
         st[0, G_EXTRA_SUP] += amount
 
 
 @leaf
-def has_skill(st, p, trigger):
+def has_skill(sp, p, trigger):
     """Whether p's character has a skill with this trigger (most have none for a given trigger)."""
+    st = state_at(sp)
     row = st[TB, R_CHAR0] + st[SEAT + p, S_CHAR]
     return (st[TB + row, S_TRIG] == trigger or st[TB + row, SKILL_COLS + S_TRIG] == trigger
             or st[TB + row, 2 * SKILL_COLS + S_TRIG] == trigger)
 
 
 @compiled
-def fire_skills(st, p, trigger, venue):
+def fire_skills(sp, p, trigger, venue):
     """WI-SKILL-2/3: p's skills with this trigger. Active ones are optional and need p out of
     hospital; the forced one always fires, in hospital too (WI-HOSP-4). Not cancellable."""
+    st = state_at(sp)
     if st[SEAT + p, S_JAILED] != 0:
         return
     ch = st[SEAT + p, S_CHAR]
@@ -527,44 +553,46 @@ def fire_skills(st, p, trigger, venue):
         if s < 2:
             if st[SEAT + p, S_HOSP] >= 0:
                 continue
-            target = pol.skill_target(st, p, prim, amount, kind)
+            target = pol.skill_target(sp, p, prim, amount, kind)
         elif kind == TG_SELF:
             target = p
         elif kind == TG_CANDIDATE:
             target = st[0, G_CAND]
         else:
-            target = pol.hostile_target(st, p, prim)
+            target = pol.hostile_target(sp, p, prim)
             if target < 0:
-                target = pol.random_other(st, p, st[0, G_N], False)
+                target = pol.random_other(sp, p, st[0, G_N], False)
         if kind == TG_OTHERS:
             if s < 2 and target < 0:
                 continue
-            log_event(st, E_SKILL, p, s, prim)
+            log_event(sp, E_SKILL, p, s, prim)
             for q in range(st[0, G_N]):
                 if q != p:
-                    apply_effect(st, prim, amount, p, q, True)
+                    apply_effect(sp, prim, amount, p, q, True)
             continue
         if target < 0:
             continue
-        log_event(st, E_SKILL, p, s, prim)
-        apply_effect(st, prim, amount, p, target, True)
+        log_event(sp, E_SKILL, p, s, prim)
+        apply_effect(sp, prim, amount, p, target, True)
 
 
 @compiled
-def apply_effect(st, prim, amount, actor, target, triggers):
+def apply_effect(sp, prim, amount, actor, target, triggers):
     """An effect, then (when ``triggers``) the target's skills triggered by a subpoena or hospital."""
-    apply_primitive(st, prim, amount, actor, target)
+    st = state_at(sp)
+    apply_primitive(sp, prim, amount, actor, target)
     if not triggers or target < 0 or st[SEAT + target, S_JAILED] != 0:
         return
-    if prim == P_SUBPOENA and has_skill(st, target, TR_SUBPOENAED):
-        fire_reactions(st, target, TR_SUBPOENAED)
-    elif prim == P_HOSPITAL and has_skill(st, target, TR_HOSPITALIZED):
-        fire_reactions(st, target, TR_HOSPITALIZED)
+    if prim == P_SUBPOENA and has_skill(sp, target, TR_SUBPOENAED):
+        fire_reactions(sp, target, TR_SUBPOENAED)
+    elif prim == P_HOSPITAL and has_skill(sp, target, TR_HOSPITALIZED):
+        fire_reactions(sp, target, TR_HOSPITALIZED)
 
 
 @compiled
-def fire_reactions(st, p, trigger):
+def fire_reactions(sp, p, trigger):
     """Skills triggered by a subpoena or a hospital stay; their own effects trigger nothing more."""
+    st = state_at(sp)
     ch = st[SEAT + p, S_CHAR]
     for s in range(3):
         base = s * SKILL_COLS
@@ -573,12 +601,12 @@ def fire_reactions(st, p, trigger):
         if s < 2 and st[SEAT + p, S_HOSP] >= 0:
             continue
         prim, amount, kind = st[TB + st[TB, R_CHAR0] + ch, base + S_PRIM], st[TB + st[TB, R_CHAR0] + ch, base + S_AMT], st[TB + st[TB, R_CHAR0] + ch, base + S_TGT]
-        target = p if kind == TG_SELF else pol.hostile_target(st, p, prim)
-        if s < 2 and kind == TG_SELF and not pol.self_benefit(st, p, prim, amount):
+        target = p if kind == TG_SELF else pol.hostile_target(sp, p, prim)
+        if s < 2 and kind == TG_SELF and not pol.self_benefit(sp, p, prim, amount):
             continue
         if target >= 0:
-            log_event(st, E_SKILL, p, s, prim)
-            apply_primitive(st, prim, amount, p, target)
+            log_event(sp, E_SKILL, p, s, prim)
+            apply_primitive(sp, prim, amount, p, target)
 
 
 def card_is_hostile(row) -> bool:
@@ -588,54 +616,58 @@ def card_is_hostile(row) -> bool:
 
 
 @leaf
-def try_cancel(st, victim, actor, k):
+def try_cancel(sp, victim, actor, k):
     """WI-CARD-5 (沙盤推演): the victim of a hostile card may cancel it with a response card."""
+    st = state_at(sp)
     if victim == actor or st[SEAT + victim, S_JAILED] != 0 or st[SEAT + victim, S_HOSP] >= 0:
         return False
     for i in range(st[SEAT + victim, S_HAND_N]):
         r = st[HAND + victim, i]
         if (st[TB, R_RESPONSE_KINDS] >> r) & 1:
-            if not pol.wants_cancel(st, victim, actor):
+            if not pol.wants_cancel(sp, victim, actor):
                 return False
-            to_discard(st, take_from_hand(st, victim, i))
-            mark_played(st, victim, r)
-            log_event(st, E_CANCEL, victim, r, k)
+            to_discard(sp, take_from_hand(sp, victim, i))
+            mark_played(sp, victim, r)
+            log_event(sp, E_CANCEL, victim, r, k)
             return True
     return False
 
 
 @compiled
-def card_effects(st, k, actor, target):
+def card_effects(sp, k, actor, target):
     """Both effects of card k played by actor; ``target`` is the chosen/candidate player."""
+    st = state_at(sp)
     for e in range(2):
         prim, amount, kind = st[TB + CARD0 + k, C_P1 + 3 * e], st[TB + CARD0 + k, C_A1 + 3 * e], st[TB + CARD0 + k, C_T1 + 3 * e]
         if prim == P_NONE:
             continue
         if kind == TG_SELF:
-            apply_effect(st, prim, amount, actor, actor, True)
+            apply_effect(sp, prim, amount, actor, actor, True)
         elif kind == TG_OTHERS:
             for q in range(st[0, G_N]):
                 if q != actor:
-                    apply_effect(st, prim, amount, actor, q, True)
+                    apply_effect(sp, prim, amount, actor, q, True)
         elif kind == TG_VENUE_SUPPORT or kind == TG_VENUE_OBSTRUCTION:
-            remove_slot_card(st, SUPPORT if kind == TG_VENUE_SUPPORT else OBSTRUCTION)
+            remove_slot_card(sp, SUPPORT if kind == TG_VENUE_SUPPORT else OBSTRUCTION)
         else:
-            apply_effect(st, prim, amount, actor, target, True)
+            apply_effect(sp, prim, amount, actor, target, True)
 
 
 @compiled
-def remove_slot_card(st, card_type):
+def remove_slot_card(sp, card_type):
     """離間 / 轉移焦點: the first card of this type on the venue goes to the discard pile."""
+    st = state_at(sp)
     for s in range(st[0, G_SLOT_N]):
         k = st[PILES + PILE_SLOT_CARD, s]
         if k >= 0 and st[TB + CARD0 + k, C_TYPE] == card_type:
-            to_discard(st, k)
+            to_discard(sp, k)
             st[PILES + PILE_SLOT_CARD, s] = -1
             return
 
 
 @compiled
-def slot_has(st, card_type):
+def slot_has(sp, card_type):
+    st = state_at(sp)
     for s in range(st[0, G_SLOT_N]):
         k = st[PILES + PILE_SLOT_CARD, s]
         if k >= 0 and st[TB + CARD0 + k, C_TYPE] == card_type:
@@ -645,27 +677,28 @@ def slot_has(st, card_type):
 
 # ----------------------------------------------------------------------------------------- meetings
 @compiled
-def pass_meeting(st, s, j, q):
+def pass_meeting(sp, s, j, q):
     """WI-CARD-4: s passes meeting card j face down to q; q carries it out if of the camp asked;
     the card goes back into the meeting pile, shuffled (WI-MEET-1), or out of the game (WI-MEET-3)."""
+    st = state_at(sp)
     m = st[MHAND + s, j]
     last = st[SEAT + s, S_MEET_N] - 1
     st[MHAND + s, j] = st[MHAND + s, last]
     st[SEAT + s, S_MEET_N] = last
     asked = st[TB + st[TB, R_MEET0] + m, M_CAMP]
     yes = st[SEAT + q, S_CAMP] == asked
-    log_event(st, E_MEETING, s, q, m * 2 + (1 if yes else 0))
+    log_event(sp, E_MEETING, s, q, m * 2 + (1 if yes else 0))
     if yes:
         prim, amount = st[TB + st[TB, R_MEET0] + m, M_PRIM], st[TB + st[TB, R_MEET0] + m, M_AMT]
         if st[TB + st[TB, R_MEET0] + m, M_TGT] == TG_SENDER:
             if prim == P_MOVE:
-                move_votes(st, q, s, amount)
+                move_votes(sp, q, s, amount)
             elif prim == P_PEEK:
-                learn_camp(st, s, q)
+                learn_camp(sp, s, q)
             else:
-                apply_primitive(st, prim, amount, q, s)
+                apply_primitive(sp, prim, amount, q, s)
         else:
-            apply_primitive(st, prim, amount, s, q)
+            apply_primitive(sp, prim, amount, s, q)
     side = st[SEAT + s, S_SIDE]
     if side >= 0 and not (st[SEAT + s, S_KNOWN] >> q) & 1:
         if asked == side or yes:
@@ -683,9 +716,10 @@ def pass_meeting(st, s, j, q):
 
 
 @compiled
-def take_meeting_card(st, p):
+def take_meeting_card(sp, p):
     """p takes a meeting card: a uniformly random one of the pile (the pile is reshuffled after every
     use, WI-MEET-1, so any card of it is equally likely to be on top)."""
+    st = state_at(sp)
     n = st[0, G_MDECK_N]
     if n == 0 or st[SEAT + p, S_MEET_N] >= MHMAX:
         return False
@@ -699,46 +733,50 @@ def take_meeting_card(st, p):
 
 # ----------------------------------------------------------------------------------------- action turns
 @leaf
-def play_slot_card(st, p, i):
+def play_slot_card(sp, p, i):
     """WI-CARD-1/2: a support or obstruction card goes into an empty venue slot."""
-    k = take_from_hand(st, p, i)
+    st = state_at(sp)
+    k = take_from_hand(sp, p, i)
     st[PILES + PILE_SLOT_CARD, st[0, G_SLOT_N]] = k
     st[PILES + PILE_SLOT_OWNER, st[0, G_SLOT_N]] = p
     st[0, G_SLOT_N] += 1
-    mark_played(st, p, k)
-    log_event(st, E_PLAY, p, k, st[0, G_CAND])
-    observe(st, p, st[0, G_CAND], st[TB + CARD0 + k, C_TYPE] == SUPPORT)
+    mark_played(sp, p, k)
+    log_event(sp, E_PLAY, p, k, st[0, G_CAND])
+    observe(sp, p, st[0, G_CAND], st[TB + CARD0 + k, C_TYPE] == SUPPORT)
 
 
 @compiled
-def play_strategy_card(st, p, i, target, code):
+def play_strategy_card(sp, p, i, target, code):
     """WI-CARD-3: a strategy card in front of the player, resolved at once, then discarded."""
-    k = take_from_hand(st, p, i)
-    mark_played(st, p, k)
-    log_event(st, code, p, k, target)
+    st = state_at(sp)
+    k = take_from_hand(sp, p, i)
+    mark_played(sp, p, k)
+    log_event(sp, code, p, k, target)
     hostile = (st[TB, R_HOSTILE_KINDS] >> k) & 1 != 0
     if hostile and target != p:
-        observe(st, p, target, False)
-        if try_cancel(st, target, p, k):
-            to_discard(st, k)
+        observe(sp, p, target, False)
+        if try_cancel(sp, target, p, k):
+            to_discard(sp, k)
             return
     elif target != p:
-        observe(st, p, target, True)
-    card_effects(st, k, p, target)
-    to_discard(st, k)
+        observe(sp, p, target, True)
+    card_effects(sp, k, p, target)
+    to_discard(sp, k)
 
 
 @leaf
-def turn_over(st):
+def turn_over(sp):
     """The campaign turn stops: the game ended or the candidate went to jail (WI-JAIL-3)."""
+    st = state_at(sp)
     return st[0, G_ENDED] != 0 or st[SEAT + st[0, G_CAND], S_JAILED] != 0
 
 
 @compiled
-def play_step(st, p):
+def play_step(sp, p):
     """WI-TURN-3: play any number of cards: support/obstruction into slots, strategy in front,
     meeting cards passed face down. Only a card played changes the table, so whether the turn goes
     on is checked at the start and after each card played."""
+    st = state_at(sp)
     slots = st[TB, R_SLOTS]
     slot_kinds, action_kinds = st[TB, R_SLOT_KINDS], st[TB, R_ACTION_KINDS]
     for _ in range(2):
@@ -747,7 +785,7 @@ def play_step(st, p):
         i = st[SEAT + p, S_HAND_N] - 1
         while i >= 0:
             if changed:
-                if turn_over(st) or st[SEAT + p, S_JAILED] != 0 or st[SEAT + p, S_HOSP] >= 0:
+                if turn_over(sp) or st[SEAT + p, S_JAILED] != 0 or st[SEAT + p, S_HOSP] >= 0:
                     return
                 if i >= st[SEAT + p, S_HAND_N]:
                     i = st[SEAT + p, S_HAND_N] - 1
@@ -756,21 +794,21 @@ def play_step(st, p):
             k = st[HAND + p, i]
             bit = np.int64(1) << k
             if slot_kinds & bit:
-                if st[0, G_SLOT_N] < slots and pol.slot_card_wanted(st, p, k):
-                    play_slot_card(st, p, i)
+                if st[0, G_SLOT_N] < slots and pol.slot_card_wanted(sp, p, k):
+                    play_slot_card(sp, p, i)
                     played = changed = True
             elif action_kinds & bit:
-                target = pol.action_card_target(st, p, k, st[TB + CARD0 + k, C_T1])
+                target = pol.action_card_target(sp, p, k, st[TB + CARD0 + k, C_T1])
                 if target >= 0:
-                    play_strategy_card(st, p, i, target, E_PLAY)
+                    play_strategy_card(sp, p, i, target, E_PLAY)
                     played = changed = True
             i -= 1
         for j in range(st[SEAT + p, S_MEET_N] - 1, -1, -1):
-            if turn_over(st):
+            if turn_over(sp):
                 return
-            q = pol.meeting_target(st, p)
+            q = pol.meeting_target(sp, p)
             if q >= 0:
-                pass_meeting(st, p, j, q)
+                pass_meeting(sp, p, j, q)
             elif st[SEAT + p, S_BOT] != BOT_RANDOM:
                 break  # a bot without coins gives the same answer for its other cards
         if not played:
@@ -778,40 +816,43 @@ def play_step(st, p):
 
 
 @leaf
-def discard_step(st, p):
+def discard_step(sp, p):
     """WI-TURN-5: down to the hand limit; WI-MEET-2: three of those cards may buy a meeting card."""
+    st = state_at(sp)
     limit, trade = st[TB, R_LIMIT], st[TB, R_TRADE]
-    if st[SEAT + p, S_HAND_N] - limit >= trade and st[0, G_MDECK_N] > 0 and pol.wants_trade(st, p):
-        discard_cards(st, p, trade)
-        take_meeting_card(st, p)
-        log_event(st, E_TRADE, p, trade, 0)
+    if st[SEAT + p, S_HAND_N] - limit >= trade and st[0, G_MDECK_N] > 0 and pol.wants_trade(sp, p):
+        discard_cards(sp, p, trade)
+        take_meeting_card(sp, p)
+        log_event(sp, E_TRADE, p, trade, 0)
     excess = st[SEAT + p, S_HAND_N] - limit
     if excess > 0:
-        discard_cards(st, p, excess)
+        discard_cards(sp, p, excess)
 
 
 @leaf
-def action_turn(st, p, extra_draw):
+def action_turn(sp, p, extra_draw):
     """WI-TURN-1..5: turn start (skills), draw 2, play cards, discard to 5."""
-    log_event(st, E_TURN, p, 0, 0)
-    if has_skill(st, p, TR_TURN_START):
-        fire_skills(st, p, TR_TURN_START, st[0, G_VENUE])
-    if turn_over(st):
+    st = state_at(sp)
+    log_event(sp, E_TURN, p, 0, 0)
+    if has_skill(sp, p, TR_TURN_START):
+        fire_skills(sp, p, TR_TURN_START, st[0, G_VENUE])
+    if turn_over(sp):
         return
-    draw_cards(st, p, st[TB, R_DRAW] + extra_draw)
-    play_step(st, p)
+    draw_cards(sp, p, st[TB, R_DRAW] + extra_draw)
+    play_step(sp, p)
     if st[SEAT + p, S_JAILED] == 0 and st[SEAT + p, S_HOSP] < 0:
-        discard_step(st, p)
+        discard_step(sp, p)
 
 
 @compiled
-def reactive_phase(st, c):
+def reactive_phase(sp, c):
     """WI-TURN-6: after the candidate ends the action phase, the others may play reactive cards
     (only a card played can end the campaign turn or change the venue's slots, so those are
     checked again after each)."""
+    st = state_at(sp)
     n = st[0, G_N]
     reactive = st[TB, R_REACTIVE_KINDS]
-    has_support, has_obstruction = slot_has(st, SUPPORT), slot_has(st, OBSTRUCTION)
+    has_support, has_obstruction = slot_has(sp, SUPPORT), slot_has(sp, OBSTRUCTION)
     for j in range(1, n):
         p = seat_after(c, j, n)
         if st[SEAT + p, S_JAILED] != 0 or st[SEAT + p, S_HOSP] >= 0 or st[SEAT + p, S_PAUSED] != 0:
@@ -822,11 +863,11 @@ def reactive_phase(st, c):
             k = st[HAND + p, i]
             if not (reactive >> k) & 1:
                 continue
-            if pol.reactive_wanted(st, p, k, has_support, has_obstruction):
-                play_strategy_card(st, p, i, c, E_REACT)
-                if turn_over(st):
+            if pol.reactive_wanted(sp, p, k, has_support, has_obstruction):
+                play_strategy_card(sp, p, i, c, E_REACT)
+                if turn_over(sp):
                     return
-                has_support, has_obstruction = slot_has(st, SUPPORT), slot_has(st, OBSTRUCTION)
+                has_support, has_obstruction = slot_has(sp, SUPPORT), slot_has(sp, OBSTRUCTION)
 
 
 # ----------------------------------------------------------------------------------------- venues
@@ -849,53 +890,55 @@ def sweep_best(dice, k):
 
 
 @compiled
-def street_sweep(st, c, bonus):
+def street_sweep(sp, c, bonus):
     """WI-V-SWEEP-1..3: two dice, one more per support step (up to the dice in the box)."""
+    st = state_at(sp)
     k = min(st[TB, R_DICE], 2 + bonus)
     dice = st[TMP + TMP_DICE]
-    clear_row(st, TMP + TMP_DICE, 6, 0)
+    clear_row(sp, TMP + TMP_DICE, 6, 0)
     for i in range(k):
         dice[i] = randbelow(stream(st), 6) + 1
-    log_event(st, E_DICE, dice[0], dice[1], dice[2] if k > 2 else 0)
+    log_event(sp, E_DICE, dice[0], dice[1], dice[2] if k > 2 else 0)
     votes = sweep_best(dice, k)
-    change_votes(st, c, votes)
+    change_votes(sp, c, votes)
     return votes
 
 
 @compiled
-def legislature(st, c, bonus):
+def legislature(sp, c, bonus):
     """WI-V-LEG-1/2/4: show of hands after coordination; at least half of the players in the game
     pass the bill and the candidate shares out 3 votes (one to each voter it bought)."""
+    st = state_at(sp)
     n = st[0, G_N]
     share = st[TB, R_LEG]
-    voters = active_count(st)
+    voters = active_count(sp)
     yes = 1 + bonus
     willing, bought = st[TMP + TMP_WILLING], st[TMP + TMP_BOUGHT]
-    clear_row(st, TMP + TMP_WILLING, n, 0)
-    clear_row(st, TMP + TMP_BOUGHT, n, 0)
+    clear_row(sp, TMP + TMP_WILLING, n, 0)
+    clear_row(sp, TMP + TMP_BOUGHT, n, 0)
     for j in range(1, n):  # coordination: ask everyone first ...
         q = seat_after(c, j, n)
-        if st[SEAT + q, S_JAILED] == 0 and pol.legislature_yes(st, q, c):
+        if st[SEAT + q, S_JAILED] == 0 and pol.legislature_yes(sp, q, c):
             willing[q] = 1
             yes += 1
     offers = 0
     for j in range(1, n):  # ... then buy the missing hands, one vote each
         q = seat_after(c, j, n)
-        if 2 * yes >= voters or offers >= share or not pol.legislature_offers(st, c):
+        if 2 * yes >= voters or offers >= share or not pol.legislature_offers(sp, c):
             break
-        if st[SEAT + q, S_JAILED] == 0 and willing[q] == 0 and pol.accepts_offer(st, q, c, share - offers):
+        if st[SEAT + q, S_JAILED] == 0 and willing[q] == 0 and pol.accepts_offer(sp, q, c, share - offers):
             bought[q] = 1
             offers += 1
             yes += 1
     passed = 2 * yes >= voters
-    log_event(st, E_LEGISLATURE, yes, voters, 1 if passed else 0)
+    log_event(sp, E_LEGISLATURE, yes, voters, 1 if passed else 0)
     if not passed:
         return 0
     own = share - offers
     for q in range(n):
         if bought[q]:
-            gain_votes(st, q, 1)
-            log_event(st, E_VOTE_SPLIT, q, 1, 0)
+            gain_votes(sp, q, 1)
+            log_event(sp, E_VOTE_SPLIT, q, 1, 0)
     if st[SEAT + c, S_BOT] == BOT_RANDOM:  # the random bot splits its votes uniformly
         kept = 0
         for _ in range(own):
@@ -905,46 +948,47 @@ def legislature(st, c, bonus):
             if q == c:
                 kept += 1
             else:
-                gain_votes(st, q, 1)
-                log_event(st, E_VOTE_SPLIT, q, 1, 0)
+                gain_votes(sp, q, 1)
+                log_event(sp, E_VOTE_SPLIT, q, 1, 0)
         own = kept
-    change_votes(st, c, own)
-    log_event(st, E_VOTE_SPLIT, c, own, 0)
+    change_votes(sp, c, own)
+    log_event(sp, E_VOTE_SPLIT, c, own, 0)
     return own
 
 
 @compiled
-def poaching(st, c, bonus):
+def poaching(sp, c, bonus):
     """WI-V-POACH-1..4: extra draws per support step; the candidate lays cards, the target matches
     kind for kind as far as it can; the candidate takes the difference in plain votes."""
-    draw_cards(st, c, bonus)
-    q = pol.poach_target(st, c)
+    st = state_at(sp)
+    draw_cards(sp, c, bonus)
+    q = pol.poach_target(sp, c)
     if q < 0:
-        log_event(st, E_POACH, -1, 0, 0)
+        log_event(sp, E_POACH, -1, 0, 0)
         return 0
     laid = st[TMP + TMP_LAID]
-    clear_row(st, TMP + TMP_LAID, 3, 0)
+    clear_row(sp, TMP + TMP_LAID, 3, 0)
     i = st[SEAT + c, S_HAND_N] - 1
     while i >= 0:
-        if pol.poach_plays_card(st, c):
-            k = take_from_hand(st, c, i)
+        if pol.poach_plays_card(sp, c):
+            k = take_from_hand(sp, c, i)
             laid[st[TB + CARD0 + k, C_TYPE]] += 1
-            to_discard(st, k)
+            to_discard(sp, k)
         i -= 1
     matched = 0
-    if pol.poach_resists(st, q, c):
+    if pol.poach_resists(sp, q, c):
         for t in range(3):
             need = laid[t]
             i = st[SEAT + q, S_HAND_N] - 1
             while i >= 0 and need > 0:
                 if st[TB + CARD0 + st[HAND + q, i], C_TYPE] == t:
-                    to_discard(st, take_from_hand(st, q, i))
+                    to_discard(sp, take_from_hand(sp, q, i))
                     need -= 1
                     matched += 1
                 i -= 1
     total = laid[SUPPORT] + laid[OBSTRUCTION] + laid[STRATEGY]
-    taken = move_votes(st, q, c, total - matched)
-    log_event(st, E_POACH, q, total, matched)
+    taken = move_votes(sp, q, c, total - matched)
+    log_event(sp, E_POACH, q, total, matched)
     return taken
 
 
@@ -960,8 +1004,9 @@ def debate_requirement(d0, d, combined):
 
 
 @compiled
-def find_debate_cards(st, q, case, count, issue, picks):
+def find_debate_cards(sp, q, case, count, issue, picks):
     """Hand indices of q that meet the requirement (into ``picks``); False if q cannot."""
+    st = state_at(sp)
     n_hand = st[SEAT + q, S_HAND_N]
     if case == 2:
         if n_hand < count:
@@ -970,7 +1015,7 @@ def find_debate_cards(st, q, case, count, issue, picks):
             picks[i] = i
         return True
     used = st[TMP + TMP_USED]
-    clear_row(st, TMP + TMP_USED, n_hand, 0)
+    clear_row(sp, TMP + TMP_USED, n_hand, 0)
     for need in range(count):
         want = issue[need]
         found = -1
@@ -989,20 +1034,21 @@ def find_debate_cards(st, q, case, count, issue, picks):
 
 
 @compiled
-def drop_indices(st, q, picks, count):
+def drop_indices(sp, q, picks, count):
     """Discard hand cards at the given indices (highest index first, so the others stay put)."""
     for _ in range(count):
         top, at = -1, -1
         for i in range(count):
             if picks[i] > top:
                 top, at = picks[i], i
-        to_discard(st, take_from_hand(st, q, top))
+        to_discard(sp, take_from_hand(sp, q, top))
         picks[at] = -1
 
 
 @compiled
-def tv_debate(st, c, bonus):
+def tv_debate(sp, c, bonus):
     """WI-V-DEBATE-3..9: issue card(s), the candidate's die, each debater's die and requirement."""
+    st = state_at(sp)
     n = st[0, G_N]
     debaters = 0
     for q in range(n):
@@ -1010,70 +1056,72 @@ def tv_debate(st, c, bonus):
     if debaters == 0:
         return 0  # the walkover votes come after settlement (WI-V-DEBATE-3)
     issue = st[TMP + TMP_ISSUE]
-    clear_row(st, TMP + TMP_ISSUE, 2, -1)
+    clear_row(sp, TMP + TMP_ISSUE, 2, -1)
     n_issue = 0
     if st[SEAT + c, S_HAND_N] > 0:
-        first = pol.issue_choice(st, c)
+        first = pol.issue_choice(sp, c)
         if first >= 0:
-            issue[0] = take_from_hand(st, c, first)
+            issue[0] = take_from_hand(sp, c, first)
             n_issue = 1
-            if bonus >= 1 and st[SEAT + c, S_HAND_N] > 0 and pol.wants_combined(st, c):
-                issue[1] = take_from_hand(st, c, pol.issue_choice(st, c) % max(
+            if bonus >= 1 and st[SEAT + c, S_HAND_N] > 0 and pol.wants_combined(sp, c):
+                issue[1] = take_from_hand(sp, c, pol.issue_choice(sp, c) % max(
                     1, st[SEAT + c, S_HAND_N]))
                 n_issue = 2
-    log_event(st, E_ISSUE, issue[0], issue[1], n_issue)
+    log_event(sp, E_ISSUE, issue[0], issue[1], n_issue)
     d0 = randbelow(stream(st), 6) + 1 if n_issue > 0 else 0
     gained = 0
     picks = st[TMP + TMP_PICKS, :12]
-    clear_row(st, TMP + TMP_PICKS, 12, 0)
+    clear_row(sp, TMP + TMP_PICKS, 12, 0)
     for j in range(1, n):
         q = seat_after(c, j, n)
         if st[SEAT + q, S_DEBATER] == 0 or st[SEAT + q, S_JAILED] != 0:
             continue
         if n_issue == 0:
-            gain_votes(st, q, st[TB, R_DEB_WIN])  # no issue or no cards: everyone succeeds
-            log_event(st, E_DEBATE, q, 0, 1)
+            gain_votes(sp, q, st[TB, R_DEB_WIN])  # no issue or no cards: everyone succeeds
+            log_event(sp, E_DEBATE, q, 0, 1)
             continue
         d = randbelow(stream(st), 6) + 1
         case, count = debate_requirement(d0, d, n_issue == 2)
-        able = count <= picks.shape[0] and find_debate_cards(st, q, case, count, issue, picks)
-        if able and pol.debates_to_win(st, q, c, st[0, G_DELTA]):
-            drop_indices(st, q, picks, count)
-            gain_votes(st, q, st[TB, R_DEB_WIN])
-            log_event(st, E_DEBATE, q, d0 * 10 + d, 1)
+        able = count <= picks.shape[0] and find_debate_cards(sp, q, case, count, issue, picks)
+        if able and pol.debates_to_win(sp, q, c, st[0, G_DELTA]):
+            drop_indices(sp, q, picks, count)
+            gain_votes(sp, q, st[TB, R_DEB_WIN])
+            log_event(sp, E_DEBATE, q, d0 * 10 + d, 1)
         else:
-            discard_cards(st, q, 1)
-            change_votes(st, c, 1)
+            discard_cards(sp, q, 1)
+            change_votes(sp, c, 1)
             gained += 1
-            log_event(st, E_DEBATE, q, d0 * 10 + d, 0)
+            log_event(sp, E_DEBATE, q, d0 * 10 + d, 0)
     for e in range(n_issue):
-        to_discard(st, issue[e])
+        to_discard(sp, issue[e])
     return gained
 
 
 @compiled
-def venue_effect(st, c, venue, bonus):
+def venue_effect(sp, c, venue, bonus):
     """The chosen venue's effect with its support bonus; returns the candidate's gain."""
+    st = state_at(sp)
     if venue == RALLY:  # WI-V-RALLY-1/2
         votes = st[TB, R_RALLY] + bonus
-        change_votes(st, c, votes)
+        change_votes(sp, c, votes)
         return votes
     if venue == GRASSROOTS:  # WI-V-GRASS-1/2
-        return gain_iron(st, c, st[TB, R_GRASS] + bonus)
+        return gain_iron(sp, c, st[TB, R_GRASS] + bonus)
     if venue == STREET_SWEEP:
-        return street_sweep(st, c, bonus)
+        return street_sweep(sp, c, bonus)
     if venue == LEGISLATURE:
-        return legislature(st, c, bonus)
+        return legislature(sp, c, bonus)
     if venue == POACHING:
-        return poaching(st, c, bonus)
-    return tv_debate(st, c, bonus)
+        return poaching(sp, c, bonus)
+    return tv_debate(sp, c, bonus)
 
 
 # ----------------------------------------------------------------------------------------- settlement
 @compiled
-def settle(st, c, vstats):
+def settle(sp, c, vstats):
     """WI-SETTLE-1..5: card effects, then (unless jailed) venue effect and support bonus; the
     candidate's vote changes are summed and applied once, never below zero."""
+    st = state_at(sp)
     venue = st[0, G_VENUE]
     st[0, G_SETTLING] = 1
     st[0, G_DELTA] = 0
@@ -1086,56 +1134,58 @@ def settle(st, c, vstats):
         owner = st[PILES + PILE_SLOT_OWNER, s]
         if st[TB + CARD0 + k, C_TYPE] == SUPPORT:
             support += 1
-        elif (st[TB, R_HOSTILE_KINDS] >> k) & 1 != 0 and try_cancel(st, c, owner, k):
+        elif (st[TB, R_HOSTILE_KINDS] >> k) & 1 != 0 and try_cancel(sp, c, owner, k):
             continue
-        log_event(st, E_RESOLVE, owner, k, c)
-        card_effects(st, k, owner, c)
+        log_event(sp, E_RESOLVE, owner, k, c)
+        card_effects(sp, k, owner, c)
         if st[SEAT + c, S_JAILED] != 0:  # WI-SETTLE-2
             break
     if st[SEAT + c, S_JAILED] == 0:
-        if has_skill(st, c, TR_OWN_CAMPAIGN):
-            fire_skills(st, c, TR_OWN_CAMPAIGN, venue)
+        if has_skill(sp, c, TR_OWN_CAMPAIGN):
+            fire_skills(sp, c, TR_OWN_CAMPAIGN, venue)
         for q in range(st[0, G_N]):
-            if q != c and has_skill(st, q, TR_OTHERS_CAMPAIGN):
-                fire_skills(st, q, TR_OTHERS_CAMPAIGN, venue)
+            if q != c and has_skill(sp, q, TR_OTHERS_CAMPAIGN):
+                fire_skills(sp, q, TR_OTHERS_CAMPAIGN, venue)
     gain = 0
     support += st[0, G_EXTRA_SUP]
     if st[SEAT + c, S_JAILED] == 0:
         bonus = support // st[TB, R_SUP_PER]
-        gain = venue_effect(st, c, venue, bonus)
+        gain = venue_effect(sp, c, venue, bonus)
     st[0, G_SETTLING] = 0
     delta = st[0, G_DELTA]
     st[0, G_DELTA] = 0
     if st[SEAT + c, S_JAILED] == 0:
         if delta > 0:
-            gain_votes(st, c, delta)
+            gain_votes(sp, c, delta)
         elif delta < 0:
-            lose_votes(st, c, -delta)
+            lose_votes(sp, c, -delta)
         if venue == TV_DEBATE:
             walkover = True
             for q in range(st[0, G_N]):
                 if st[SEAT + q, S_DEBATER] != 0:
                     walkover = False
             if walkover:
-                gain += gain_votes(st, c, st[TB, R_DEB_WALK])  # WI-V-DEBATE-3
+                gain += gain_votes(sp, c, st[TB, R_DEB_WALK])  # WI-V-DEBATE-3
         bucket = 0 if support < 2 else (1 if support < 4 else 2)
         vstats[venue, bucket, 0] += 1
         vstats[venue, bucket, 1] += gain
         vstats[venue, bucket, 2] += gain * gain
-    log_event(st, E_SETTLE, c, delta, st[SEAT + c, S_VOTES] + st[SEAT + c, S_IRON])
-    log_event(st, E_VENUE, venue, gain, support)
+    log_event(sp, E_SETTLE, c, delta, st[SEAT + c, S_VOTES] + st[SEAT + c, S_IRON])
+    log_event(sp, E_VENUE, venue, gain, support)
 
 
 # ----------------------------------------------------------------------------------------- endings
 @leaf
-def can_declare(st, p):
+def can_declare(sp, p):
     """Not in jail, not in hospital (WI-HOSP-3)."""
+    st = state_at(sp)
     return st[SEAT + p, S_JAILED] == 0 and st[SEAT + p, S_HOSP] < 0
 
 
 @leaf
-def politician_goal_met(st, p):
+def politician_goal_met(sp, p):
     """WI-END-3: a politician's own condition (camp elections are handled by the caller)."""
+    st = state_at(sp)
     ch = st[SEAT + p, S_CHAR]
     cond, amount = st[TB + st[TB, R_CHAR0] + ch, CH_WIN], st[TB + st[TB, R_CHAR0] + ch, CH_WIN_AMT]
     if cond == W_JAILED:  # the one condition a jailed politician may still meet (WI-JAIL-4)
@@ -1143,7 +1193,7 @@ def politician_goal_met(st, p):
         for q in range(st[0, G_N]):
             jailed += st[SEAT + q, S_JAILED]
         return jailed >= amount and (st[SEAT + p, S_JAILED] != 0 or st[SEAT + p, S_HOSP] < 0)
-    if not can_declare(st, p):
+    if not can_declare(sp, p):
         return False
     if cond == W_VOTES:
         return st[SEAT + p, S_VOTES] + st[SEAT + p, S_IRON] >= amount
@@ -1155,56 +1205,60 @@ def politician_goal_met(st, p):
 
 
 @leaf
-def camps_ready(st):
+def camps_ready(sp):
     """Bit ``camp`` set when a blue/green player of that camp could declare now (WI-END-1)."""
+    st = state_at(sp)
     ready = 0
     thresh = st[0, G_THRESH]
     for p in range(st[0, G_N]):
         camp = st[SEAT + p, S_CAMP]
-        if camp != POLITICIAN and can_declare(st, p) and st[SEAT + p, S_VOTES] + st[SEAT + p, S_IRON] >= thresh:
+        if camp != POLITICIAN and can_declare(sp, p) and st[SEAT + p, S_VOTES] + st[SEAT + p, S_IRON] >= thresh:
             ready |= 1 << camp
     return ready
 
 
 @compiled
-def finish(st, reason):
+def finish(sp, reason):
+    st = state_at(sp)
     st[0, G_ENDED] = 1
     st[0, G_END_REASON] = reason
-    log_event(st, E_END, reason, st[0, G_ROUND], 0)
+    log_event(sp, E_END, reason, st[0, G_ROUND], 0)
 
 
 @compiled
-def camp_wins(st, camp):
+def camp_wins(sp, camp):
+    st = state_at(sp)
     for p in range(st[0, G_N]):
         if st[SEAT + p, S_CAMP] == camp:
             st[SEAT + p, S_WON] = 1
-            log_event(st, E_WIN, p, camp, 0)
+            log_event(sp, E_WIN, p, camp, 0)
 
 
 @compiled
-def check_endings(st):
+def check_endings(sp):
     """WI-END-1..5 outside settlement: the last player out of jail; both camps at once raise the
     threshold (WI-V-LEG-3); politicians' own conditions; a camp's election (taken by a politician
     whose goal it is)."""
+    st = state_at(sp)
     if st[0, G_ENDED] != 0:
         return
     n = st[0, G_N]
-    if active_count(st) == 1:  # WI-END-5
+    if active_count(sp) == 1:  # WI-END-5
         for p in range(n):
             if st[SEAT + p, S_JAILED] == 0:
                 if st[SEAT + p, S_CAMP] == POLITICIAN:
                     st[SEAT + p, S_WON] = 1
-                    log_event(st, E_WIN, p, POLITICIAN, 0)
+                    log_event(sp, E_WIN, p, POLITICIAN, 0)
                 else:
-                    camp_wins(st, st[SEAT + p, S_CAMP])
-        finish(st, END_LAST_OUT)
+                    camp_wins(sp, st[SEAT + p, S_CAMP])
+        finish(sp, END_LAST_OUT)
         return
-    ready = camps_ready(st)
+    ready = camps_ready(sp)
     while ready == 3:  # both camps at once
         st[0, G_THRESH] += 1
         st[0, G_THRESH_RAISED] += 1
-        log_event(st, E_THRESHOLD, st[0, G_THRESH], 0, 0)
-        ready = camps_ready(st)
+        log_event(sp, E_THRESHOLD, st[0, G_THRESH], 0, 0)
+        ready = camps_ready(sp)
     camp = BLUE if ready & 1 else (GREEN if ready & 2 else -1)
     winners = 0
     for p in range(n):
@@ -1212,25 +1266,26 @@ def check_endings(st):
             continue
         ch = st[SEAT + p, S_CHAR]
         depends = camp >= 0 and st[TB + st[TB, R_CHAR0] + ch, CH_WIN] == W_CAMP and st[TB + st[TB, R_CHAR0] + ch, CH_WIN_AMT] == camp
-        if (depends and can_declare(st, p)) or politician_goal_met(st, p):
+        if (depends and can_declare(sp, p)) or politician_goal_met(sp, p):
             st[SEAT + p, S_WON] = 1
-            log_event(st, E_WIN, p, POLITICIAN, 0)
+            log_event(sp, E_WIN, p, POLITICIAN, 0)
             winners += 1
     if winners > 0:
-        finish(st, END_POLITICIAN)
+        finish(sp, END_POLITICIAN)
     elif camp >= 0:
-        camp_wins(st, camp)
-        finish(st, END_THRESHOLD)
+        camp_wins(sp, camp)
+        finish(sp, END_THRESHOLD)
 
 
 @compiled
-def forced_count(st):
+def forced_count(sp):
     """WI-END-4: after the last round or with the pool empty: (A) politicians meeting their
     condition; (B) a politician out of jail with the most votes; (C) the camp with more votes."""
+    st = state_at(sp)
     n = st[0, G_N]
     winners = 0
     for p in range(n):
-        if st[SEAT + p, S_CAMP] == POLITICIAN and politician_goal_met(st, p):
+        if st[SEAT + p, S_CAMP] == POLITICIAN and politician_goal_met(sp, p):
             st[SEAT + p, S_WON] = 1
             winners += 1
     if winners == 0:
@@ -1258,21 +1313,22 @@ def forced_count(st):
             elif st[SEAT + p, S_CAMP] == GREEN:
                 green += v
         if blue >= green:
-            camp_wins(st, BLUE)
+            camp_wins(sp, BLUE)
         if green >= blue:
-            camp_wins(st, GREEN)
+            camp_wins(sp, GREEN)
     for p in range(n):
         if st[SEAT + p, S_WON] and st[SEAT + p, S_CAMP] == POLITICIAN:
-            log_event(st, E_WIN, p, POLITICIAN, 0)
-    finish(st, END_FORCED)
+            log_event(sp, E_WIN, p, POLITICIAN, 0)
+    finish(sp, END_FORCED)
 
 
 # ----------------------------------------------------------------------------------------- a game
 @compiled
-def setup(st, deck0, mdeck0, bots):
+def setup(sp, deck0, mdeck0, bots):
     """WI-SETUP-1..7: characters, camps, pool, hands, meeting cards, starting votes."""
+    st = state_at(sp)
     for row in range(SEAT + MAX_PLAYERS):
-        clear_row(st, row, st.shape[1], 0)
+        clear_row(sp, row, WIDTH, 0)
     n = st[TB, R_PLAYERS]
     st[0, G_N] = n
     st[0, G_POOL] = st[TB, R_POOL]
@@ -1283,7 +1339,7 @@ def setup(st, deck0, mdeck0, bots):
     n_chars = st[TB, R_MEET0] - st[TB, R_CHAR0]
     for ch in range(n_chars):
         order[ch] = ch
-    shuffle_row(st, TMP + TMP_ORDER, n_chars)
+    shuffle_row(sp, TMP + TMP_ORDER, n_chars)
     dealt = st[TB, R_CHARS_DEALT]
     # camps: the camp cards for this player count, shuffled, one each (WI-SETUP-2)
     camps = st[TMP + TMP_CAMPS]
@@ -1292,14 +1348,14 @@ def setup(st, deck0, mdeck0, bots):
         for _ in range(st[TB, R_BLUE + camp]):
             camps[i] = camp
             i += 1
-    shuffle_row(st, TMP + TMP_CAMPS, n)
+    shuffle_row(sp, TMP + TMP_CAMPS, n)
     for p in range(n):
         st[SEAT + p, S_CAMP] = camps[p]
         st[SEAT + p, S_BOT] = bots[camps[p]]
         best = order[p * dealt]
         for d in range(1, dealt):
             other = order[p * dealt + d]
-            if pol.pick_character(st, st[SEAT + p, S_BOT], st[TB + st[TB, R_CHAR0] + best, CH_SCORE], st[TB + st[TB, R_CHAR0] + other, CH_SCORE]) == 1:
+            if pol.pick_character(sp, st[SEAT + p, S_BOT], st[TB + st[TB, R_CHAR0] + best, CH_SCORE], st[TB + st[TB, R_CHAR0] + other, CH_SCORE]) == 1:
                 best = other
         st[SEAT + p, S_CHAR] = best
         st[SEAT + p, S_HOSP] = -1
@@ -1327,102 +1383,105 @@ def setup(st, deck0, mdeck0, bots):
     st[0, G_MDECK_N] = nm  # unordered: take_meeting_card takes a random card
     for p in range(n):
         for _ in range(st[TB, R_HAND]):
-            k = draw_one(st)
+            k = draw_one(sp)
             st[HAND + p, st[SEAT + p, S_HAND_N]] = k
             st[SEAT + p, S_HAND_N] += 1
     if st[TB, R_MEET_FEWER] != 0:  # (blue/green players - 1) cards, one each from seat 0
         for p in range(st[TB, R_BLUE] + st[TB, R_GREEN] - 1):
-            take_meeting_card(st, p % n)
+            take_meeting_card(sp, p % n)
     else:
         for p in range(n):
             for _ in range(st[TB, R_MEET]):
-                take_meeting_card(st, p)
+                take_meeting_card(sp, p)
     # starting votes from the pool (WI-SETUP-7)
     for p in range(n):
-        gain_votes(st, p, st[TB, R_START])
-        log_event(st, E_SEAT, p, st[SEAT + p, S_CAMP], st[SEAT + p, S_CHAR])
+        gain_votes(sp, p, st[TB, R_START])
+        log_event(sp, E_SEAT, p, st[SEAT + p, S_CAMP], st[SEAT + p, S_CHAR])
 
 
 @compiled
-def campaign_turn(st, c, vstats):
+def campaign_turn(sp, c, vstats):
     """WI-ROUND-3/4: venue, action turns from the candidate's right (candidate last), reactive
     cards, settlement; then the venue is cleared and hospital stays may end (WI-HOSP-2)."""
+    st = state_at(sp)
     n = st[0, G_N]
     st[0, G_TURN] += 1
     st[0, G_CAND] = c
     st[0, G_SLOT_N] = 0
-    venue = pol.pick_venue(st, c)
+    venue = pol.pick_venue(sp, c)
     st[0, G_VENUE] = venue
-    log_event(st, E_CAMPAIGN, c, venue, st[0, G_TURN])
+    log_event(sp, E_CAMPAIGN, c, venue, st[0, G_TURN])
     unwilling = 0
     if venue == TV_DEBATE:  # WI-V-DEBATE-1
         for j in range(1, n):
             q = seat_after(c, j, n)
             if st[SEAT + q, S_JAILED] != 0 or st[SEAT + q, S_HOSP] >= 0:
                 continue
-            if pol.will_debate(st, q):
+            if pol.will_debate(sp, q):
                 st[SEAT + q, S_DEBATER] = 1
             else:
                 st[SEAT + q, S_PAUSED] = 1
                 unwilling += 1
-            log_event(st, E_DEBATE_ASK, q, st[SEAT + q, S_DEBATER], 0)
+            log_event(sp, E_DEBATE_ASK, q, st[SEAT + q, S_DEBATER], 0)
     for j in range(1, n + 1):
         p = seat_after(c, j, n)
-        if turn_over(st):
+        if turn_over(sp):
             break
         if st[SEAT + p, S_JAILED] != 0 or st[SEAT + p, S_PAUSED] != 0:
             continue
         if st[SEAT + p, S_HOSP] >= 0:
-            log_event(st, E_SKIP, p, 1, 0)
+            log_event(sp, E_SKIP, p, 1, 0)
             continue
-        action_turn(st, p, unwilling if p == c and venue == TV_DEBATE else 0)
-        check_endings(st)
-    if not turn_over(st):
-        reactive_phase(st, c)
-    if not turn_over(st):
-        settle(st, c, vstats)
+        action_turn(sp, p, unwilling if p == c and venue == TV_DEBATE else 0)
+        check_endings(sp)
+    if not turn_over(sp):
+        reactive_phase(sp, c)
+    if not turn_over(sp):
+        settle(sp, c, vstats)
     for s in range(st[0, G_SLOT_N]):
         if st[PILES + PILE_SLOT_CARD, s] >= 0:
-            to_discard(st, st[PILES + PILE_SLOT_CARD, s])
+            to_discard(sp, st[PILES + PILE_SLOT_CARD, s])
     st[0, G_SLOT_N] = 0
     for q in range(n):
         st[SEAT + q, S_PAUSED] = 0
         st[SEAT + q, S_DEBATER] = 0
         if q != c and st[SEAT + q, S_HOSP] >= 0 and st[SEAT + q, S_HOSP] < st[0, G_TURN]:
             st[SEAT + q, S_HOSP] = -1
-            log_event(st, E_HOSP_OUT, q, 0, 0)
-    check_endings(st)
+            log_event(sp, E_HOSP_OUT, q, 0, 0)
+    check_endings(sp)
 
 
 @compiled
-def play_game(st, deck0, mdeck0, bots, vstats):
+def play_game(sp, deck0, mdeck0, bots, vstats):
     """One whole game (WI-ROUND-1/2): rounds of campaign turns from seat 0 until an ending."""
-    setup(st, deck0, mdeck0, bots)
+    st = state_at(sp)
+    setup(sp, deck0, mdeck0, bots)
     n = st[0, G_N]
     for r in range(1, st[TB, R_ROUNDS] + 1):
         st[0, G_ROUND] = r
-        log_event(st, E_ROUND, r, 0, 0)
+        log_event(sp, E_ROUND, r, 0, 0)
         for c in range(n):
             if st[0, G_ENDED] != 0:
                 break
             if st[SEAT + c, S_JAILED] != 0:
                 continue
             if st[SEAT + c, S_HOSP] >= 0:  # WI-HOSP-2: the hospital skips the turn
-                log_event(st, E_SKIP, c, 2, 0)
+                log_event(sp, E_SKIP, c, 2, 0)
                 continue
-            campaign_turn(st, c, vstats)
+            campaign_turn(sp, c, vstats)
             if st[0, G_ENDED] == 0 and st[0, G_POOL] == 0:
-                forced_count(st)  # WI-END-4: the pool ran dry
+                forced_count(sp)  # WI-END-4: the pool ran dry
         if st[0, G_ENDED] != 0:
             break
     if st[0, G_ENDED] == 0:
-        forced_count(st)  # WI-END-4: the last round is over
+        forced_count(sp)  # WI-END-4: the last round is over
 
 
 @compiled
-def record(st, cols, i):
+def record(sp, cols, i):
     """Game i's entries of the per-game columns ``cols[O_*, i]`` (see O_* and SEAT_FIELDS); every
     entry is written."""
+    st = state_at(sp)
     cols[O_WIN_BLUE, i] = 0
     cols[O_WIN_GREEN, i] = 0
     cols[O_WIN_POL, i] = 0
@@ -1458,11 +1517,13 @@ def record(st, cols, i):
 def play_batch(seed, start, count, deck0, mdeck0, bots, cols, vstats, st):
     """Games start .. start+count-1 of the run ``seed``; game i uses game_stream(seed, i) alone (its
     state in st's row RNG). ``st`` is one game's arrays with the table (state.new_state), reused game
-    after game; ``cols`` the per-game columns [O_SIZE, count]."""
+    after game, passed to the rules by its address (state.state_at); ``cols`` the per-game columns
+    [O_SIZE, count]."""
+    sp = np.int64(st.ctypes.data)
     for i in range(count):
         seed_stream(stream(st), seed, start + i)
-        play_game(st, deck0, mdeck0, bots, vstats)
-        record(st, cols, i)
+        play_game(sp, deck0, mdeck0, bots, vstats)
+        record(sp, cols, i)
 
 
 # ----------------------------------------------------------------------------------------- packing

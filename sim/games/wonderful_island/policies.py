@@ -64,6 +64,7 @@ from sim.games.wonderful_island.state import (
     W_JAILED,
     compiled,
     leaf,
+    state_at,
     stream,
 )
 
@@ -77,49 +78,56 @@ DEBATE_WORTH = 2.0  # rough worth of a debate (walkover or failed debaters)
 
 
 @compiled
-def coin(st):
+def coin(sp):
+    st = state_at(sp)
     return randbelow(stream(st), 2) == 1
 
 
 @compiled
-def is_ally(st, p, q):
+def is_ally(sp, p, q):
     """q is p itself or believed on p's side."""
+    st = state_at(sp)
     if q == p:
         return True
     return st[SEAT + p, S_SIDE] >= 0 and st[SEAT + p, S_BELIEF + q] >= ALLY
 
 
 @compiled
-def is_rival(st, p, q):
+def is_rival(sp, p, q):
+    st = state_at(sp)
     if q == p:
         return False
     return st[SEAT + p, S_SIDE] < 0 or st[SEAT + p, S_BELIEF + q] <= RIVAL
 
 
 @compiled
-def total_votes(st, p):
+def total_votes(sp, p):
+    st = state_at(sp)
     return st[SEAT + p, S_VOTES] + st[SEAT + p, S_IRON]
 
 
 @compiled
-def goal(st, p):
+def goal(sp, p):
     """The politician bot's win condition kind (-1 for every other bot)."""
+    st = state_at(sp)
     if st[SEAT + p, S_BOT] != BOT_POLITICIAN:
         return -1
     return st[TB + st[TB, R_CHAR0] + st[SEAT + p, S_CHAR], CH_WIN]
 
 
 @compiled
-def pick_character(st, bot, score_a, score_b):
+def pick_character(sp, bot, score_a, score_b):
     """WI-SETUP-1: keep one of the two characters dealt (0 or 1)."""
+    st = state_at(sp)
     if bot == BOT_RANDOM:
         return randbelow(stream(st), 2)
     return 0 if score_a >= score_b else 1
 
 
 @compiled
-def random_other(st, p, n, need_votes):
+def random_other(sp, p, n, need_votes):
     """A uniformly chosen player other than p who is not in jail (-1 if none)."""
+    st = state_at(sp)
     count = 0
     for q in range(n):
         if q != p and st[SEAT + q, S_JAILED] == 0 and (not need_votes or st[SEAT + q, S_VOTES] > 0):
@@ -136,13 +144,14 @@ def random_other(st, p, n, need_votes):
 
 
 @leaf
-def strongest_rival(st, p, n, need_votes):
+def strongest_rival(sp, p, n, need_votes):
     """The believed rival with the most votes (plain votes only when ``need_votes``)."""
+    st = state_at(sp)
     best, best_v = -1, -1
     for q in range(n):
-        if q == p or st[SEAT + q, S_JAILED] != 0 or not is_rival(st, p, q):
+        if q == p or st[SEAT + q, S_JAILED] != 0 or not is_rival(sp, p, q):
             continue
-        v = st[SEAT + q, S_VOTES] if need_votes else total_votes(st, q)
+        v = st[SEAT + q, S_VOTES] if need_votes else total_votes(sp, q)
         if need_votes and v == 0:
             continue
         if v > best_v:
@@ -151,20 +160,22 @@ def strongest_rival(st, p, n, need_votes):
 
 
 @compiled
-def nearest_to_jail(st, p, n):
+def nearest_to_jail(sp, p, n):
     """The player (not p, not in jail) with the most subpoenas, ties to the most votes."""
+    st = state_at(sp)
     best, key = -1, -1
     for q in range(n):
         if q != p and st[SEAT + q, S_JAILED] == 0:
-            k = st[SEAT + q, S_SUBP] * 1000 + total_votes(st, q)
+            k = st[SEAT + q, S_SUBP] * 1000 + total_votes(sp, q)
             if k > key:
                 best, key = q, k
     return best
 
 
 @leaf
-def most_uncertain(st, p, n):
+def most_uncertain(sp, p, n):
     """The player p knows least about (belief nearest one half); -1 if p knows everyone."""
+    st = state_at(sp)
     if st[SEAT + p, S_SIDE] < 0:
         return -1
     best, gap = -1, 1000
@@ -178,23 +189,25 @@ def most_uncertain(st, p, n):
 
 
 @leaf
-def hostile_target(st, p, prim):
+def hostile_target(sp, p, prim):
     """Whom p aims a hostile effect at (-1: hold the card)."""
+    st = state_at(sp)
     n = st[0, G_N]
     if st[SEAT + p, S_BOT] == BOT_RANDOM:
-        return random_other(st, p, n, prim == P_MOVE)
-    if goal(st, p) == W_JAILED and prim == P_SUBPOENA:
-        return nearest_to_jail(st, p, n)
+        return random_other(sp, p, n, prim == P_MOVE)
+    if goal(sp, p) == W_JAILED and prim == P_SUBPOENA:
+        return nearest_to_jail(sp, p, n)
     if prim == P_SUBPOENA:
         for q in range(n):  # a rival one subpoena from jail goes first
-            if q != p and st[SEAT + q, S_JAILED] == 0 and st[SEAT + q, S_SUBP] == 2 and is_rival(st, p, q):
+            if q != p and st[SEAT + q, S_JAILED] == 0 and st[SEAT + q, S_SUBP] == 2 and is_rival(sp, p, q):
                 return q
-    return strongest_rival(st, p, n, prim == P_MOVE)
+    return strongest_rival(sp, p, n, prim == P_MOVE)
 
 
 @compiled
-def self_benefit(st, p, prim, amount):
+def self_benefit(sp, p, prim, amount):
     """Whether an effect aimed at p itself helps p."""
+    st = state_at(sp)
     if prim == P_VOTES or prim == P_IRON:
         return amount > 0
     if prim == P_DRAW:
@@ -205,61 +218,66 @@ def self_benefit(st, p, prim, amount):
 
 
 @leaf
-def action_card_target(st, p, k, target_kind):
+def action_card_target(sp, p, k, target_kind):
     """WI-TURN-3: whom p plays strategy card k on at its action step (-1: keep it)."""
+    st = state_at(sp)
     prim = st[TB + CARD0 + k, C_P1]
     n = st[0, G_N]
     bot = st[SEAT + p, S_BOT]
     if bot == BOT_RANDOM:
-        if not coin(st):
+        if not coin(sp):
             return -1
         if target_kind == TG_SELF:
             return p
-        return random_other(st, p, n, False)
-    if goal(st, p) == W_HAND and prim != P_DRAW:
+        return random_other(sp, p, n, False)
+    if goal(sp, p) == W_HAND and prim != P_DRAW:
         return -1  # hoard
     if target_kind == TG_SELF:
-        return p if self_benefit(st, p, prim, st[TB + CARD0 + k, C_P1 + 1]) else -1
+        return p if self_benefit(sp, p, prim, st[TB + CARD0 + k, C_P1 + 1]) else -1
     if prim == P_PEEK:
-        return most_uncertain(st, p, n)
-    return hostile_target(st, p, prim)
+        return most_uncertain(sp, p, n)
+    return hostile_target(sp, p, prim)
 
 
 @compiled
-def slot_card_wanted(st, p, k):
+def slot_card_wanted(sp, p, k):
     """WI-CARD-1/2: whether p puts support/obstruction card k into the candidate's venue."""
+    st = state_at(sp)
     c = st[0, G_CAND]
     if st[SEAT + p, S_BOT] == BOT_RANDOM:
-        return coin(st)
-    if goal(st, p) == W_HAND:
+        return coin(sp)
+    if goal(sp, p) == W_HAND:
         return False
     if st[TB + CARD0 + k, C_TYPE] == SUPPORT:
-        return is_ally(st, p, c)
-    return is_rival(st, p, c)
+        return is_ally(sp, p, c)
+    return is_rival(sp, p, c)
 
 
 @leaf
-def meeting_target(st, p):
+def meeting_target(sp, p):
     """WI-CARD-4: to whom p passes a meeting card now (-1: keep it)."""
+    st = state_at(sp)
     if st[SEAT + p, S_BOT] == BOT_RANDOM:
-        if not coin(st):
+        if not coin(sp):
             return -1
-        return random_other(st, p, st[0, G_N], False)
-    return most_uncertain(st, p, st[0, G_N])
+        return random_other(sp, p, st[0, G_N], False)
+    return most_uncertain(sp, p, st[0, G_N])
 
 
 @compiled
-def discard_index(st, p):
+def discard_index(sp, p):
     """WI-TURN-5: which card of p's hand goes to the discard pile (the least worth for bots)."""
+    st = state_at(sp)
     n_hand = st[SEAT + p, S_HAND_N]
     if st[SEAT + p, S_BOT] == BOT_RANDOM:
         return randbelow(stream(st), n_hand)
-    return hand_argmin(st, p, C_VALUE)
+    return hand_argmin(sp, p, C_VALUE)
 
 
 @compiled
-def hand_argmin(st, p, column):
+def hand_argmin(sp, p, column):
     """Index of the first card in p's hand with the smallest catalogue value in ``column``."""
+    st = state_at(sp)
     best, smallest = 0, 1 << 30
     for i in range(st[SEAT + p, S_HAND_N]):
         v = st[TB + CARD0 + st[HAND + p, i], column]
@@ -269,51 +287,56 @@ def hand_argmin(st, p, column):
 
 
 @compiled
-def wants_trade(st, p):
+def wants_trade(sp, p):
     """WI-MEET-2: trade cards that would be discarded anyway for a meeting card."""
+    st = state_at(sp)
     if st[SEAT + p, S_BOT] == BOT_RANDOM:
-        return coin(st)
+        return coin(sp)
     return st[SEAT + p, S_SIDE] >= 0
 
 
 @compiled
-def reactive_wanted(st, p, k, has_support, has_obstruction):
+def reactive_wanted(sp, p, k, has_support, has_obstruction):
     """WI-TURN-6: whether p plays reactive card k after the candidate's action phase."""
+    st = state_at(sp)
     c = st[0, G_CAND]
     tgt = st[TB + CARD0 + k, C_P1 + 2]
     if tgt == TG_VENUE_SUPPORT and not has_support or tgt == TG_VENUE_OBSTRUCTION and not has_obstruction:
         return False
     if st[SEAT + p, S_BOT] == BOT_RANDOM:
-        return coin(st)
+        return coin(sp)
     if tgt == TG_VENUE_OBSTRUCTION:  # remove an obstruction: helps the candidate
-        return is_ally(st, p, c)
-    return is_rival(st, p, c)
+        return is_ally(sp, p, c)
+    return is_rival(sp, p, c)
 
 
 @compiled
-def wants_cancel(st, victim, actor):
+def wants_cancel(sp, victim, actor):
     """WI-CARD-5: whether the victim spends a cancel card on a hostile card."""
+    st = state_at(sp)
     if st[SEAT + victim, S_BOT] == BOT_RANDOM:
-        return coin(st)
-    return not is_ally(st, victim, actor) or actor == victim
+        return coin(sp)
+    return not is_ally(sp, victim, actor) or actor == victim
 
 
 @compiled
-def skill_target(st, p, prim, amount, target_kind):
+def skill_target(sp, p, prim, amount, target_kind):
     """WI-SKILL-2: whom p aims an optional active skill at (-1: not now)."""
+    st = state_at(sp)
     if target_kind == TG_SELF:
         if st[SEAT + p, S_BOT] == BOT_RANDOM:
-            return p if coin(st) else -1
-        return p if self_benefit(st, p, prim, amount) else -1
+            return p if coin(sp) else -1
+        return p if self_benefit(sp, p, prim, amount) else -1
     if st[SEAT + p, S_BOT] == BOT_RANDOM:
-        return random_other(st, p, st[0, G_N], prim == P_MOVE) if coin(st) else -1
+        return random_other(sp, p, st[0, G_N], prim == P_MOVE) if coin(sp) else -1
     if prim == P_PEEK:
-        return most_uncertain(st, p, st[0, G_N])
-    return hostile_target(st, p, prim)
+        return most_uncertain(sp, p, st[0, G_N])
+    return hostile_target(sp, p, prim)
 
 
 @compiled
-def support_in_hand(st, p):
+def support_in_hand(sp, p):
+    st = state_at(sp)
     count = 0
     for i in range(st[SEAT + p, S_HAND_N]):
         if st[TB + CARD0 + st[HAND + p, i], C_TYPE] == SUPPORT:
@@ -322,27 +345,29 @@ def support_in_hand(st, p):
 
 
 @compiled
-def pick_venue(st, c):
+def pick_venue(sp, c):
     """WI-ROUND-3: the candidate's venue; bots other than random take the best expected gain."""
+    st = state_at(sp)
     if st[SEAT + c, S_BOT] == BOT_RANDOM:
         return randbelow(stream(st), 6)
-    g_kind = goal(st, c)
+    g_kind = goal(sp, c)
     if g_kind == W_HAND:
         return TV_DEBATE
     if g_kind == W_IRON:
         return GRASSROOTS
-    bonus = support_in_hand(st, c) // 2
-    best, best_value = RALLY, expected_gain(st, c, RALLY, bonus)
+    bonus = support_in_hand(sp, c) // 2
+    best, best_value = RALLY, expected_gain(sp, c, RALLY, bonus)
     for v in range(RALLY + 1, TV_DEBATE + 1):
-        value = expected_gain(st, c, v, bonus)
+        value = expected_gain(sp, c, v, bonus)
         if value > best_value:
             best, best_value = v, value
     return best
 
 
 @leaf
-def expected_gain(st, c, venue, bonus):
+def expected_gain(sp, c, venue, bonus):
     """The bots' rough worth of a venue for candidate c with this support bonus."""
+    st = state_at(sp)
     if venue == RALLY:
         return 3.0 + bonus
     if venue == GRASSROOTS:
@@ -355,12 +380,12 @@ def expected_gain(st, c, venue, bonus):
         for q in range(n):
             if st[SEAT + q, S_JAILED] == 0:
                 voters += 1
-                if q != c and is_ally(st, c, q):
+                if q != c and is_ally(sp, c, q):
                     allies += 1
         to_buy = max(0, (voters + 1) // 2 - 1 - bonus - allies)
         return 3.0 - 1.5 * to_buy if to_buy <= 3 else 0.0
     if venue == POACHING:  # a transfer: the rival loses what the candidate gains
-        target = strongest_rival(st, c, n, True)
+        target = strongest_rival(sp, c, n, True)
         if target < 0:
             return 0.0
         return SWING * min(st[SEAT + target, S_VOTES], (st[SEAT + c, S_HAND_N] + bonus + 1) // 2)
@@ -368,41 +393,46 @@ def expected_gain(st, c, venue, bonus):
 
 
 @compiled
-def will_debate(st, q):
+def will_debate(sp, q):
     """WI-V-DEBATE-1: whether q takes part in the candidate's TV debate."""
+    st = state_at(sp)
     if st[SEAT + q, S_BOT] == BOT_RANDOM:
-        return coin(st)
+        return coin(sp)
     return st[SEAT + q, S_HAND_N] >= 2
 
 
 @compiled
-def legislature_yes(st, q, c):
+def legislature_yes(sp, q, c):
     """WI-V-LEG-1: q raises a hand for the candidate's bill without being offered anything."""
+    st = state_at(sp)
     if st[SEAT + q, S_BOT] == BOT_RANDOM:
-        return coin(st)
-    return is_ally(st, q, c)
+        return coin(sp)
+    return is_ally(sp, q, c)
 
 
 @compiled
-def legislature_offers(st, c):
+def legislature_offers(sp, c):
     """WI-V-LEG-2: whether the candidate buys hands with votes (the random bot never bargains)."""
+    st = state_at(sp)
     return st[SEAT + c, S_BOT] != BOT_RANDOM
 
 
 @compiled
-def accepts_offer(st, q, c, votes_left):
+def accepts_offer(sp, q, c, votes_left):
     """WI-V-LEG-2: q takes one vote for a hand unless the bill would elect a rival."""
+    st = state_at(sp)
     if st[SEAT + q, S_BOT] == BOT_RANDOM:
         return True
-    return is_ally(st, q, c) or total_votes(st, c) + votes_left < st[0, G_THRESH]
+    return is_ally(sp, q, c) or total_votes(sp, c) + votes_left < st[0, G_THRESH]
 
 
 @compiled
-def poach_target(st, c):
+def poach_target(sp, c):
     """WI-V-POACH-1: the player the candidate poaches from (-1: nobody has votes)."""
+    st = state_at(sp)
     if st[SEAT + c, S_BOT] == BOT_RANDOM:
-        return random_other(st, c, st[0, G_N], True)
-    q = strongest_rival(st, c, st[0, G_N], True)
+        return random_other(sp, c, st[0, G_N], True)
+    q = strongest_rival(sp, c, st[0, G_N], True)
     if q < 0:
         best = -1
         for r in range(st[0, G_N]):
@@ -414,46 +444,51 @@ def poach_target(st, c):
 
 
 @compiled
-def poach_plays_card(st, c):
+def poach_plays_card(sp, c):
     """WI-V-POACH-1: whether the candidate lays a given hand card in the poaching."""
+    st = state_at(sp)
     if st[SEAT + c, S_BOT] == BOT_RANDOM:
-        return coin(st)
+        return coin(sp)
     return True
 
 
 @compiled
-def poach_resists(st, q, c):
+def poach_resists(sp, q, c):
     """WI-V-POACH-2: whether q matches the candidate's cards (an ally may let the votes go)."""
+    st = state_at(sp)
     if st[SEAT + q, S_BOT] == BOT_RANDOM:
-        return coin(st)
-    return not is_ally(st, q, c)
+        return coin(sp)
+    return not is_ally(sp, q, c)
 
 
 @compiled
-def issue_choice(st, c):
+def issue_choice(sp, c):
     """WI-V-DEBATE-4/8: hand index of the issue card (-1: no issue, everybody succeeds)."""
+    st = state_at(sp)
     n_hand = st[SEAT + c, S_HAND_N]
     if n_hand == 0:
         return -1
     if st[SEAT + c, S_BOT] == BOT_RANDOM:
         return randbelow(stream(st), n_hand + 1) - 1
-    return hand_argmin(st, c, C_COPIES)
+    return hand_argmin(sp, c, C_COPIES)
 
 
 @compiled
-def wants_combined(st, c):
+def wants_combined(sp, c):
     """WI-V-DEBATE-6: whether the candidate makes a combined issue when it may."""
+    st = state_at(sp)
     if st[SEAT + c, S_BOT] == BOT_RANDOM:
-        return coin(st)
+        return coin(sp)
     return True
 
 
 @compiled
-def debates_to_win(st, q, c, pending):
+def debates_to_win(sp, q, c, pending):
     """WI-V-DEBATE-7: whether q meets the issue when it can (an ally may lose on purpose)."""
+    st = state_at(sp)
     if st[SEAT + q, S_BOT] == BOT_RANDOM:
-        return coin(st)
-    if is_ally(st, q, c) and st[SEAT + q, S_SIDE] >= 0 and total_votes(st, c) + pending + 1 >= st[0, G_THRESH]:
+        return coin(sp)
+    if is_ally(sp, q, c) and st[SEAT + q, S_SIDE] >= 0 and total_votes(sp, c) + pending + 1 >= st[0, G_THRESH]:
         return False
     return True
 

@@ -24,7 +24,9 @@ meeting cards (columns in :mod:`.catalogue`); compiled code reads it as ``st[TB,
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.core.extending import intrinsic
+from numba.np.arrayobj import populate_array
 
 # Compiled rules and bots: cached, numpy's error model (no zero-divisor checks: every divisor is a
 # positive count), and without numba's reference counting. They never allocate (short lists live in
@@ -83,8 +85,8 @@ PILE_DECK, PILE_DISC, PILE_MDECK, PILE_SLOT_CARD, PILE_SLOT_OWNER = range(5)
 # support/obstruction cards for the slots, action-step, reactive and response strategy cards; cards with a
 # hostile effect (the ones a response card may cancel)
 R_SLOT_KINDS, R_ACTION_KINDS, R_REACTIVE_KINDS, R_RESPONSE_KINDS, R_HOSTILE_KINDS = range(28, 33)
-R_LOG0 = 33  # the first trace log row of ``st`` (after the table rows; new_state)
-R_SIZE = 34
+R_LOG0, R_LOG_END = 33, 34  # the trace log rows of ``st``: the first (after the table rows) and the end
+R_SIZE = 35
 T_WIDTH = R_SIZE  # the widest row of T (the catalogue's rows are narrower)
 CARD0 = 1  # first card row of T
 
@@ -115,6 +117,28 @@ EVENTS_PER_ROW = WIDTH // 4
 SUPPORT_BUCKETS = ("0-1", "2-3", "4+")
 
 
+STATE = types.Array(types.int64, 2, "C")
+STATE_ROWS = 1 << 40  # the shape state_at gives (rows are never indexed from the end; the log's end is R_LOG_END)
+
+
+@intrinsic
+def state_at(typingctx, address):
+    """The state array ``st`` at this address (``st.ctypes.data``) with a constant row width: compiled
+    rules and bots pass one integer instead of an array's nine words, and index with constant strides."""
+    if not isinstance(address, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        intp = context.get_value_type(types.intp)
+        data = builder.inttoptr(args[0], context.get_value_type(types.CPointer(types.int64)))
+        st = context.make_array(STATE)(context, builder)
+        populate_array(st, data=data, shape=[intp(STATE_ROWS), intp(WIDTH)], strides=[intp(8 * WIDTH), intp(8)],
+                       itemsize=intp(8), meminfo=None)
+        return st._getvalue()
+
+    return STATE(address), codegen
+
+
 @leaf
 def stream(st):
     """The game's random stream for sim.core.rng's draws: row RNG of ``st`` seen as uint64 words (one
@@ -129,5 +153,6 @@ def new_state(T: np.ndarray, log_events: int = 0) -> np.ndarray:
     st = np.zeros((log0 + -(-log_events // EVENTS_PER_ROW), WIDTH), dtype=np.int64)
     st[TB:log0, :T.shape[1]] = T
     st[TB, R_LOG0] = log0
+    st[TB, R_LOG_END] = st.shape[0]
     st[log0:] = -1
     return st
