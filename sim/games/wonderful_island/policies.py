@@ -239,7 +239,7 @@ def action_card_target(sp, p, k, target_kind):
     return hostile_target(sp, p, prim)
 
 
-@compiled
+@leaf
 def slot_card_wanted(sp, p, k):
     """WI-CARD-1/2: whether p puts support/obstruction card k into the candidate's venue."""
     st = state_at(sp)
@@ -295,7 +295,7 @@ def wants_trade(sp, p):
     return st[SEAT + p, S_SIDE] >= 0
 
 
-@compiled
+@leaf
 def reactive_wanted(sp, p, k, has_support, has_obstruction):
     """WI-TURN-6: whether p plays reactive card k after the candidate's action phase."""
     st = state_at(sp)
