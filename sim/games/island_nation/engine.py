@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.core.rng import below, randbelow, seed_stream
+from sim.core.rng import below, seed_stream
 from sim.games.island_nation.policies import (
     artillery_action,
     artillery_start,
@@ -235,7 +235,7 @@ def frogman_turn(T, P, st, bot, rng, log):
             _can_check(st, log, q)
     if spent == 0:
         if st.g[FBUL] > 0:
-            _frogman_shoots(T, P, st, log, randbelow(rng, 6), hidden)
+            _frogman_shoots(T, P, st, log, below(rng, 6), hidden)
             shots += 1
             if st.g[OVER] == 1:
                 return

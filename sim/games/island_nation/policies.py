@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sim.core.rng import below, randbelow, uniform
+from sim.core.rng import below, uniform
 from sim.games.island_nation.state import (
     BULLETS,
     CAN,
@@ -44,7 +44,7 @@ from sim.games.island_nation.state import (
     first_point,
     frogman_shot_victim,
     has,
-    image_of,
+    image_size,
     in_window,
     lowest_bit,
     loyal_alive,
@@ -66,7 +66,7 @@ WEIGHED_SET = 24  # public sets up to this size: the hunter scores only the cand
 @njit(**JIT)
 def frogman_start(T, rng):
     """Every bot writes a uniformly random numbered point: the public learns nothing."""
-    return T.numbered_points[randbelow(rng, T.numbered_points.shape[0])]
+    return T.numbered_points[below(rng, T.numbered_points.shape[0])]
 
 
 @njit(**JIT)
@@ -74,29 +74,36 @@ def artillery_start(bot, k, T, st, rng):
     if bot == PATROL:
         return T.evac_points[k % T.evac_points.shape[0]]
     if bot == HUNTER and k > 0:
-        return _farthest_point(T, st, k, randbelow(rng, T.numbered_points.shape[0]))
+        return _farthest_point(T, st, k, below(rng, T.numbered_points.shape[0]))
     if bot == HUNTER:
-        return T.numbered_points[randbelow(rng, T.numbered_points.shape[0])]
-    return randbelow(rng, T.n)
+        return T.numbered_points[below(rng, T.numbered_points.shape[0])]
+    return below(rng, T.n)
 
 
 @njit(**JIT)
 def _farthest_point(T, st, k, offset):
     """The numbered point farthest by road from the k artillery placed so far, ties to the first
     going round the numbered points from the ``offset``-th. ``st.spread[i]`` keeps the distance
-    from the i-th numbered point to the nearest of them, brought up to date with artillery k - 1."""
+    from the i-th numbered point to the nearest of them, brought up to date with artillery k - 1
+    (plain loops over the int8 rows, which the compiler vectorises)."""
     row = T.numbered_dist[st.apos[k - 1]]
     n = row.shape[0]
     spread = st.spread[:n]
-    farthest = 0
+    if k == 1:
+        for i in range(n):
+            spread[i] = row[i]
+    else:
+        for i in range(n):
+            spread[i] = min(row[i], spread[i])
+    farthest = np.int8(0)
     for i in range(n):
-        d = row[i] if k == 1 else min(row[i], spread[i])
-        spread[i] = d
-        farthest = max(farthest, d)
-    for i in range(offset, n + offset):
-        j = i if i < n else i - n
-        if spread[j] == farthest:
-            return T.numbered_points[j]
+        farthest = max(farthest, spread[i])
+    for i in range(offset, n):
+        if spread[i] == farthest:
+            return T.numbered_points[i]
+    for i in range(offset):
+        if spread[i] == farthest:
+            return T.numbered_points[i]
     return -1
 
 
@@ -147,7 +154,7 @@ def frogman_shot(bot, T, P, st, rng):
     if st.g[FBUL] <= 0:
         return -1
     if bot == 0:
-        return randbelow(rng, 6) if uniform(rng) < 0.25 else -1
+        return below(rng, 6) if uniform(rng) < 0.25 else -1
     if bot != GHOST:
         return -1
     f = st.g[FPOS]
@@ -180,7 +187,7 @@ def frogman_step(bot, T, P, st, rng, spent, ap, hidden, m0, m1):
     if bot == 0:
         if spent > 0 and uniform(rng) < 0.25:
             return -1
-        pick = randbelow(rng, n_legal)
+        pick = below(rng, n_legal)
         for d in range(6):
             q = T.road_step[f, d]
             if q >= 0 and not has(m0, m1, q):
@@ -205,14 +212,12 @@ def frogman_step(bot, T, P, st, rng, spent, ap, hidden, m0, m1):
         score = _place_score(T, P, st, q, steps_left, m0, m1) + 0.3 * uniform(rng)
         if q == can and not hidden:
             score -= 10.0
-        if bot == GHOST and not hidden:
-            s0, s1 = image_of(T, d, st.bel[0], st.bel[1])
-            s0 &= ~m0
-            s1 &= ~m1
+        if bot == GHOST and not hidden:  # the public set after this step (IN-BELIEF-2), counted
+            s0, s1 = st.bel[0], st.bel[1]
             if window:
-                s0 &= ~T.evac_mask[0]
-                s1 &= ~T.evac_mask[1]
-            score += T.log2_size[set_size(s0, s1)]
+                s0 &= ~T.steps_into_evac[d, 0]
+                s1 &= ~T.steps_into_evac[d, 1]
+            score += T.log2_size[image_size(T, d, s0, s1, m0, m1)]
         if score > best:
             best, best_d = score, d
     return best_d
@@ -222,7 +227,7 @@ def frogman_step(bot, T, P, st, rng, spent, ap, hidden, m0, m1):
 def frogman_mine(bot, T, P, st, rng, n_path):
     """A point of this turn's path for the mine (IN-MINE-2), or -1 to keep it."""
     if bot == 0:
-        return st.path[randbelow(rng, n_path)] if uniform(rng) < 0.2 else -1
+        return st.path[below(rng, n_path)] if uniform(rng) < 0.2 else -1
     best, best_d = -1, 4
     for i in range(n_path):
         p = st.path[i]
@@ -267,7 +272,7 @@ def _random_artillery(T, k, st, rng, spent, shot, can_draw):
             n_moves += 1
     can_shoot = st.abul[k] > 0 and not shot
     total = n_moves + (6 if can_shoot else 0) + 1 + (1 if can_draw else 0) + (1 if spent > 0 else 0)
-    pick = randbelow(rng, total)
+    pick = below(rng, total)
     if pick < n_moves:
         for d in range(6):
             if T.road_step[a, d] >= 0:
@@ -292,7 +297,7 @@ def _traitor(T, k, st, rng, spent):
     if spent > 0:
         return END, 0
     a = st.apos[k]
-    pick = randbelow(rng, 6)
+    pick = below(rng, 6)
     for i in range(6):
         d = (pick + i) % 6
         if T.road_step[a, d] >= 0:

@@ -137,6 +137,23 @@ def image_of(T, d, s0, s1):
     return r0, r1
 
 
+@njit(**JIT)
+def image_size(T, d, s0, s1, x0, x1):
+    """How many points the image of the set in direction ``d`` (IN-BELIEF-2) has outside the set
+    (x0, x1): one popcount, since a road step in one direction never leads two points to the same
+    one (the points leading into (x0, x1), ``T.road_from``, are left out first)."""
+    k0 = s0 & T.steps_out[d, 0]
+    k1 = s1 & T.steps_out[d, 1]
+    for w in range(2):
+        x = x0 if w == 0 else x1
+        while x != np.uint64(0):
+            p = T.road_from[64 * w + lowest_bit(x), d]
+            x &= x - ONE
+            if p >= 0:
+                k0, k1 = without_point(k0, k1, p)
+    return set_size(k0, k1)
+
+
 @njit(**INLINE)
 def union_of(rows, s0, s1):
     """The union of the sets ``rows[p]`` (two words each) over the points p of the set (s0, s1)."""

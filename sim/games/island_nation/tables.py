@@ -22,6 +22,10 @@ distances, the evac points, and the bitset tables of the public belief (IN-BELIE
 * ``log2_size[s]``: log2 of a set size s (of 1 for the empty set), for the ghost frogman.
 * ``hunter_view[p]``: the points one road step from p (two words) and the points on its shot lines
   (two words) side by side in one 32-byte row, what the hunter weighs a goal candidate by.
+* ``road_from[q, d]``: the point whose road step in direction d leads to q (-1 if none): a road
+  step in one direction never leads two points to the same one.
+* ``steps_out[d]``: the points with a road step in direction d; ``steps_into_evac[d]``: the
+  points whose road step in direction d leads to an evac point.
 
 ``Params`` holds the rule values of one run as plain integers. Directions are 0..5 inside the
 engine and announced as 1..6.
@@ -44,6 +48,7 @@ Tables = namedtuple("Tables", [
     "n", "road_step", "line", "road_dist", "evac_dist", "is_evac", "evac_points", "numbered_points",
     "trans", "linemask", "starmask", "ballmask", "zonemask", "ball_points", "ball_count", "evac_mask", "numbered_mask",
     "log2_size", "toward", "numbered_dist", "ball_rank", "weighers", "roadmask", "hunter_view",
+    "road_from", "steps_out", "steps_into_evac",
 ])
 
 Params = namedtuple("Params", [
@@ -99,6 +104,10 @@ def pack_board(board, shot_range: int = 3) -> Tables:
             ballmask[p, r] = _set_words(inside)
             ball_count[p, r] = inside.size
     starmask = np.bitwise_or.reduce(linemask, axis=1)
+    road_from = np.full((n, 6), -1, dtype=np.int8)
+    for d in range(6):
+        for p in np.flatnonzero(road_step[:, d] >= 0):
+            road_from[road_step[p, d], d] = p
     return Tables(n, road_step, line, road_dist, np.asarray(board.evac_dist, dtype=np.int64), is_evac,
                   evac_points, numbered, trans, linemask, starmask, ballmask,
                   _zones(ballmask, starmask, ball_points, ball_count, is_evac), ball_points, ball_count,
@@ -109,7 +118,11 @@ def pack_board(board, shot_range: int = 3) -> Tables:
                   np.argsort(ball_points, axis=1, kind="stable").astype(np.int8),
                   starmask | ballmask[:, 1] | (ballmask[:, 3] & _set_words(evac_points)),
                   np.array([_set_words([q for q in road_step[p] if q >= 0]) for p in range(n)]).reshape(n, 2),
-                  _aligned(np.concatenate([ballmask[:, 1], starmask], axis=1)))
+                  _aligned(np.concatenate([ballmask[:, 1], starmask], axis=1)),
+                  road_from,
+                  np.array([_set_words(np.flatnonzero(road_step[:, d] >= 0)) for d in range(6)]),
+                  np.array([_set_words(np.flatnonzero((road_step[:, d] >= 0) & (is_evac[road_step[:, d]] == 1)))
+                            for d in range(6)]))
 
 
 def _aligned(rows: np.ndarray, align: int = 32) -> np.ndarray:
