@@ -97,6 +97,7 @@ from sim.games.wonderful_island.state import (
     G_REMOVED,
     G_ROUND,
     G_SETTLING,
+    G_SIZE,
     G_SLOT_N,
     G_THRESH,
     G_THRESH_RAISED,
@@ -181,6 +182,7 @@ from sim.games.wonderful_island.state import (
     S_PAUSED,
     S_PLAYED,
     S_SIDE,
+    S_SIZE,
     S_SUBP,
     S_VOTES,
     S_WON,
@@ -220,7 +222,6 @@ from sim.games.wonderful_island.state import (
     W_IRON,
     W_JAILED,
     W_VOTES,
-    WIDTH,
     compiled,
     leaf,
     new_state,
@@ -1327,8 +1328,9 @@ def forced_count(sp):
 def setup(sp, deck0, mdeck0, bots):
     """WI-SETUP-1..7: characters, camps, pool, hands, meeting cards, starting votes."""
     st = state_at(sp)
-    for row in range(SEAT + MAX_PLAYERS):
-        clear_row(sp, row, WIDTH, 0)
+    clear_row(sp, 0, G_SIZE, 0)  # the globals and the seats' columns of the last game
+    for p in range(MAX_PLAYERS):
+        clear_row(sp, SEAT + p, S_SIZE, 0)
     n = st[TB, R_PLAYERS]
     st[0, G_N] = n
     st[0, G_POOL] = st[TB, R_POOL]

@@ -118,7 +118,9 @@ SUPPORT_BUCKETS = ("0-1", "2-3", "4+")
 
 
 STATE = types.Array(types.int64, 2, "C")
-STATE_ROWS = 1 << 40  # the shape state_at gives (rows are never indexed from the end; the log's end is R_LOG_END)
+# state_at's row count: rows are never indexed from the end, so with 0 numba's wraparound of a
+# negative row index (adding the row count) folds away; the log's end is T's R_LOG_END
+STATE_ROWS = 0
 
 
 @intrinsic
