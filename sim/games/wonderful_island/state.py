@@ -1,7 +1,9 @@
 """The state of one Wonderful Island game as one int64 array that compiled code holds.
 
-``st`` is a 2-d array of row blocks (one array, so compiled helpers pass and index it without the
-reference counting a tuple of arrays costs):
+``st`` is a 2-d array of row blocks. It holds everything compiled code reads or writes (the rules
+table and the random stream included), so the compiled rules and bots are passed its address ``sp``
+alone and rebuild it with ``st = state_at(sp)``: one integer per call instead of a tuple of arrays or
+an array's nine words, and constant strides when indexing.
 
 ``st[0, G_*]``             globals: pool, supplies, pile sizes, threshold, round, candidate, venue, ...
 ``st[SEAT + p, S_*]``      one row per player: camp, character, votes, iron, subpoenas, jail, hospital,
@@ -12,13 +14,13 @@ reference counting a tuple of arrays costs):
 ``st[PILES + PILE_*, i]``  draw pile, discard pile, meeting pile, venue slots (card, owner)
 ``st[TMP + TMP_*, i]``     work rows for one step's short lists (dice, hands raised, debate picks, ...)
 ``st[RNG, :4]``            the game's random stream (a sim.core.rng state; stream(st) is its uint64 view)
-``st[TB + r, c]``          the rules and catalogue table ``T`` below, copied in once per batch (one array:
-                           compiled helpers are passed ``st`` alone, not a second array's two dozen words)
+``st[TB + r, c]``          the rules and catalogue table ``T`` below, copied in once per batch (new_state)
 ``st[st[TB, R_LOG0]:, :]`` trace events, four ints each (no rows when not tracing)
 
 ``T``: the rules and the catalogue as one int64 array (engine.table): ``T[0, R_*]`` rule values,
 ``T[CARD0 + k, C_*]`` card kinds, ``T[T[0, R_CHAR0] + ch, ...]`` characters, ``T[T[0, R_MEET0] + m, M_*]``
-meeting cards (columns in :mod:`.catalogue`); compiled code reads it as ``st[TB, R_*]``, ``st[TB + CARD0 + k, C_*]``, ...
+meeting cards (columns in :mod:`.catalogue`); compiled code reads it as ``st[TB, R_*]``,
+``st[TB + CARD0 + k, C_*]``, ...
 """
 
 from __future__ import annotations
@@ -32,8 +34,8 @@ from numba.np.arrayobj import populate_array
 # positive count), and without numba's reference counting. They never allocate (short lists live in
 # the TMP rows of ``st``), so a call between them costs a few nanoseconds instead of tens.
 compiled = njit(cache=True, _nrt=False, error_model="numpy")
-# A few hot leaves are inlined into their callers (numba IR inlining): their calls would pass the
-# exploded arrays (two dozen words) for a few loads and compares.
+# A few hot leaves are inlined into their callers (numba IR inlining): a call would cost more than their
+# few loads and compares.
 leaf = njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 
 MAX_PLAYERS = 8
