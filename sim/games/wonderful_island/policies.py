@@ -264,7 +264,7 @@ def meeting_target(sp, p):
     return most_uncertain(sp, p, st[0, G_N])
 
 
-@compiled
+@leaf
 def discard_index(sp, p):
     """WI-TURN-5: which card of p's hand goes to the discard pile (the least worth for bots)."""
     st = state_at(sp)
@@ -274,7 +274,7 @@ def discard_index(sp, p):
     return hand_argmin(sp, p, C_VALUE)
 
 
-@compiled
+@leaf
 def hand_argmin(sp, p, column):
     """Index of the first card in p's hand with the smallest catalogue value in ``column``."""
     st = state_at(sp)
