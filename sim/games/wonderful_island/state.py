@@ -121,7 +121,8 @@ SUPPORT_BUCKETS = ("0-1", "2-3", "4+")
 
 STATE = types.Array(types.int64, 2, "C")
 # state_at's row count: rows are never indexed from the end, so with 0 numba's wraparound of a
-# negative row index (adding the row count) folds away; the log's end is T's R_LOG_END
+# negative row index (adding the row count) folds away; the log's end is T's R_LOG_END. Compiled code
+# must therefore index st's rows one at a time (st[r, ...]) and never slice them (st[a:b] is empty)
 STATE_ROWS = 0
 
 
