@@ -120,17 +120,15 @@ SMALL_SET = 10  # up to this many points, ``image_of`` follows each point's road
 
 
 @njit(**JIT)
-def image_of(T, d, s0, s1):
-    """``image`` of the set in direction ``d`` (IN-BELIEF-2): a small set (the usual case after the
-    first round) follows the road step of each of its points, a large one reads ``T.trans``."""
-    if set_size(s0, s1) > SMALL_SET:
-        return image(T.trans, d, s0, s1)
+def stepped(step, d, s0, s1):
+    """The points ``step[p, d]`` for the points p of the set (entries -1 left out): one per point,
+    for sets small enough that walking them beats a table of bytes."""
     r0 = np.uint64(0)
     r1 = np.uint64(0)
     for w in range(2):
         x = s0 if w == 0 else s1
         while x != np.uint64(0):
-            q = T.road_step[64 * w + lowest_bit(x), d]
+            q = step[64 * w + lowest_bit(x), d]
             x &= x - ONE
             if q >= 0:
                 r0, r1 = with_point(r0, r1, q)
@@ -138,20 +136,21 @@ def image_of(T, d, s0, s1):
 
 
 @njit(**JIT)
+def image_of(T, d, s0, s1):
+    """``image`` of the set in direction ``d`` (IN-BELIEF-2): a small set (the usual case after the
+    first round) follows the road step of each of its points, a large one reads ``T.trans``."""
+    if set_size(s0, s1) > SMALL_SET:
+        return image(T.trans, d, s0, s1)
+    return stepped(T.road_step, d, s0, s1)
+
+
+@njit(**JIT)
 def image_size(T, d, s0, s1, x0, x1):
     """How many points the image of the set in direction ``d`` (IN-BELIEF-2) has outside the set
     (x0, x1): one popcount, since a road step in one direction never leads two points to the same
     one (the points leading into (x0, x1), ``T.road_from``, are left out first)."""
-    k0 = s0 & T.steps_out[d, 0]
-    k1 = s1 & T.steps_out[d, 1]
-    for w in range(2):
-        x = x0 if w == 0 else x1
-        while x != np.uint64(0):
-            p = T.road_from[64 * w + lowest_bit(x), d]
-            x &= x - ONE
-            if p >= 0:
-                k0, k1 = without_point(k0, k1, p)
-    return set_size(k0, k1)
+    f0, f1 = stepped(T.road_from, d, x0, x1)
+    return set_size(s0 & T.steps_out[d, 0] & ~f0, s1 & T.steps_out[d, 1] & ~f1)
 
 
 @njit(**INLINE)
