@@ -543,15 +543,15 @@ def fire_skills(sp, p, trigger, venue):
     st = state_at(sp)
     if st[SEAT + p, S_JAILED] != 0:
         return
-    ch = st[SEAT + p, S_CHAR]
+    character = TB + st[TB, R_CHAR0] + st[SEAT + p, S_CHAR]  # its row of the table
     for s in range(3):
         base = s * SKILL_COLS
-        if st[TB + st[TB, R_CHAR0] + ch, base + S_TRIG] != trigger:
+        if st[character, base + S_TRIG] != trigger:
             continue
-        want_venue = st[TB + st[TB, R_CHAR0] + ch, base + S_VENUE]
+        want_venue = st[character, base + S_VENUE]
         if want_venue >= 0 and want_venue != venue:
             continue
-        prim, amount, kind = st[TB + st[TB, R_CHAR0] + ch, base + S_PRIM], st[TB + st[TB, R_CHAR0] + ch, base + S_AMT], st[TB + st[TB, R_CHAR0] + ch, base + S_TGT]
+        prim, amount, kind = st[character, base + S_PRIM], st[character, base + S_AMT], st[character, base + S_TGT]
         if s < 2:
             if st[SEAT + p, S_HOSP] >= 0:
                 continue
@@ -595,14 +595,14 @@ def apply_effect(sp, prim, amount, actor, target, triggers):
 def fire_reactions(sp, p, trigger):
     """Skills triggered by a subpoena or a hospital stay; their own effects trigger nothing more."""
     st = state_at(sp)
-    ch = st[SEAT + p, S_CHAR]
+    character = TB + st[TB, R_CHAR0] + st[SEAT + p, S_CHAR]  # its row of the table
     for s in range(3):
         base = s * SKILL_COLS
-        if st[TB + st[TB, R_CHAR0] + ch, base + S_TRIG] != trigger:
+        if st[character, base + S_TRIG] != trigger:
             continue
         if s < 2 and st[SEAT + p, S_HOSP] >= 0:
             continue
-        prim, amount, kind = st[TB + st[TB, R_CHAR0] + ch, base + S_PRIM], st[TB + st[TB, R_CHAR0] + ch, base + S_AMT], st[TB + st[TB, R_CHAR0] + ch, base + S_TGT]
+        prim, amount, kind = st[character, base + S_PRIM], st[character, base + S_AMT], st[character, base + S_TGT]
         target = p if kind == TG_SELF else pol.hostile_target(sp, p, prim)
         if s < 2 and kind == TG_SELF and not pol.self_benefit(sp, p, prim, amount):
             continue
@@ -687,12 +687,13 @@ def pass_meeting(sp, s, j, q):
     last = st[SEAT + s, S_MEET_N] - 1
     st[MHAND + s, j] = st[MHAND + s, last]
     st[SEAT + s, S_MEET_N] = last
-    asked = st[TB + st[TB, R_MEET0] + m, M_CAMP]
+    meeting = TB + st[TB, R_MEET0] + m  # its row of the table
+    asked = st[meeting, M_CAMP]
     yes = st[SEAT + q, S_CAMP] == asked
     log_event(sp, E_MEETING, s, q, m * 2 + (1 if yes else 0))
     if yes:
-        prim, amount = st[TB + st[TB, R_MEET0] + m, M_PRIM], st[TB + st[TB, R_MEET0] + m, M_AMT]
-        if st[TB + st[TB, R_MEET0] + m, M_TGT] == TG_SENDER:
+        prim, amount = st[meeting, M_PRIM], st[meeting, M_AMT]
+        if st[meeting, M_TGT] == TG_SENDER:
             if prim == P_MOVE:
                 move_votes(sp, q, s, amount)
             elif prim == P_PEEK:
@@ -1188,8 +1189,8 @@ def can_declare(sp, p):
 def politician_goal_met(sp, p):
     """WI-END-3: a politician's own condition (camp elections are handled by the caller)."""
     st = state_at(sp)
-    ch = st[SEAT + p, S_CHAR]
-    cond, amount = st[TB + st[TB, R_CHAR0] + ch, CH_WIN], st[TB + st[TB, R_CHAR0] + ch, CH_WIN_AMT]
+    character = TB + st[TB, R_CHAR0] + st[SEAT + p, S_CHAR]  # its row of the table
+    cond, amount = st[character, CH_WIN], st[character, CH_WIN_AMT]
     if cond == W_JAILED:  # the one condition a jailed politician may still meet (WI-JAIL-4)
         jailed = 0
         for q in range(st[0, G_N]):
@@ -1266,8 +1267,8 @@ def check_endings(sp):
     for p in range(n):
         if st[SEAT + p, S_CAMP] != POLITICIAN:
             continue
-        ch = st[SEAT + p, S_CHAR]
-        depends = camp >= 0 and st[TB + st[TB, R_CHAR0] + ch, CH_WIN] == W_CAMP and st[TB + st[TB, R_CHAR0] + ch, CH_WIN_AMT] == camp
+        character = TB + st[TB, R_CHAR0] + st[SEAT + p, S_CHAR]  # its row of the table
+        depends = camp >= 0 and st[character, CH_WIN] == W_CAMP and st[character, CH_WIN_AMT] == camp
         if (depends and can_declare(sp, p)) or politician_goal_met(sp, p):
             st[SEAT + p, S_WON] = 1
             log_event(sp, E_WIN, p, POLITICIAN, 0)
@@ -1356,9 +1357,10 @@ def setup(sp, deck0, mdeck0, bots):
         st[SEAT + p, S_CAMP] = camps[p]
         st[SEAT + p, S_BOT] = bots[camps[p]]
         best = order[p * dealt]
+        characters = TB + st[TB, R_CHAR0]  # the first character row of the table
         for d in range(1, dealt):
             other = order[p * dealt + d]
-            if pol.pick_character(sp, st[SEAT + p, S_BOT], st[TB + st[TB, R_CHAR0] + best, CH_SCORE], st[TB + st[TB, R_CHAR0] + other, CH_SCORE]) == 1:
+            if pol.pick_character(sp, st[SEAT + p, S_BOT], st[characters + best, CH_SCORE], st[characters + other, CH_SCORE]) == 1:
                 best = other
         st[SEAT + p, S_CHAR] = best
         st[SEAT + p, S_HOSP] = -1
@@ -1366,8 +1368,8 @@ def setup(sp, deck0, mdeck0, bots):
     for p in range(n):
         side = camps[p]
         if side == POLITICIAN:
-            ch = st[SEAT + p, S_CHAR]
-            side = st[TB + st[TB, R_CHAR0] + ch, CH_WIN_AMT] if st[SEAT + p, S_BOT] == BOT_POLITICIAN and st[TB + st[TB, R_CHAR0] + ch, CH_WIN] == W_CAMP else -1
+            character = TB + st[TB, R_CHAR0] + st[SEAT + p, S_CHAR]  # its row of the table
+            side = st[character, CH_WIN_AMT] if st[SEAT + p, S_BOT] == BOT_POLITICIAN and st[character, CH_WIN] == W_CAMP else -1
         st[SEAT + p, S_SIDE] = side
         if side >= 0:
             same = st[TB, R_BLUE + side] - (1 if camps[p] == side else 0)
