@@ -125,7 +125,7 @@ def _frogman_shoots(T, P, st, log, d, hidden):
     frogman says who (not the direction). The public set keeps the points the outcome allows
     (IN-BELIEF-5)."""
     f = st.g[FPOS]
-    victim = frogman_shot_victim(T.line, st, P.n_art, f, d)
+    victim = frogman_shot_victim(T, st, P.n_art, f, d)
     st.g[FBUL] -= 1
     if not hidden:  # a frogman on p could have made this shot (on a shared point the shooter picks)
         target = st.apos[victim] if victim >= 0 else -1
@@ -328,7 +328,7 @@ def _apply_effect(T, P, st, log, player, effect, amount):
 def _use_items(T, P, st, log, bot, player, rng):
     """IN-CARD-2, IN-ABILITY-1: at the start of its turn a player may use items and (artillery) its
     ability, at no action point; assumed: at most one card of each kind and one ability use a turn."""
-    for card in range(P.card_kind.shape[0]):
+    for card in range(P.n_cards):
         if st.hand[player, card] > 0 and use_effect(bot, T, P, st, player, P.card_effect[card], rng):
             st.hand[player, card] -= 1
             _apply_effect(T, P, st, log, player, P.card_effect[card], P.card_amount[card])
@@ -495,14 +495,14 @@ def _deal_cards(P, st, rng):
     st.hand[:, :] = 0
     st.g[N_PENDING] = 0
     st.g[CAN_AT] = -1
-    n = P.deck.shape[0]
+    n = P.deck_n
     for i in range(n):
         st.deck[i] = P.deck[i]
     _shuffle(rng, st.deck[:n])
     st.g[DECK_TOP] = 0
     st.g[DECK_N] = n
     st.ability[:, :] = 0
-    m = P.ab_effect.shape[0]
+    m = P.n_abilities
     if m > 0:
         order = st.scratch[:m]
         for i in range(m):
@@ -585,7 +585,7 @@ def play_rows(rules, board, policy: np.ndarray, seed: int, start: int, count: in
     play_batch(T, P, new_state(), np.asarray(policy, dtype=np.int64), np.int64(seed), np.int64(start), out, sizes,
                density, captures, escapes, log)
     exit_of = np.full(T.n, -1, dtype=np.int64)
-    exit_of[T.evac_points] = np.arange(T.evac_points.shape[0])
+    exit_of[T.evac_points[:T.n_evac]] = np.arange(T.n_evac)
     escape_point = out[:, 4]
     games = {
         "game": np.arange(start, start + count, dtype=np.int64),

@@ -66,17 +66,17 @@ WEIGHED_SET = 24  # public sets up to this size: the hunter scores only the cand
 @njit(**JIT)
 def frogman_start(T, rng):
     """Every bot writes a uniformly random numbered point: the public learns nothing."""
-    return T.numbered_points[below(rng, T.numbered_points.shape[0])]
+    return T.numbered_points[below(rng, T.n_numbered)]
 
 
 @njit(**JIT)
 def artillery_start(bot, k, T, st, rng):
     if bot == PATROL:
-        return T.evac_points[k % T.evac_points.shape[0]]
+        return T.evac_points[k % T.n_evac]
     if bot == HUNTER and k > 0:
-        return _farthest_point(T, st, k, below(rng, T.numbered_points.shape[0]))
+        return _farthest_point(T, st, k, below(rng, T.n_numbered))
     if bot == HUNTER:
-        return T.numbered_points[below(rng, T.numbered_points.shape[0])]
+        return T.numbered_points[below(rng, T.n_numbered)]
     return below(rng, T.n)
 
 
@@ -87,7 +87,7 @@ def _farthest_point(T, st, k, offset):
     from the i-th numbered point to the nearest of them, brought up to date with artillery k - 1
     (plain loops over the int8 rows, which the compiler vectorises)."""
     row = T.numbered_dist[st.apos[k - 1]]
-    n = row.shape[0]
+    n = T.n_numbered
     spread = st.spread[:n]
     if k == 1:
         for i in range(n):
@@ -126,7 +126,7 @@ def _goal_distance(T, st, q, m0, m1):
         return T.evac_dist[q]
     best = T.n * 4
     free = T.n * 4
-    for i in range(T.evac_points.shape[0]):
+    for i in range(T.n_evac):
         e = T.evac_points[i]
         d = T.road_dist[q, e]
         best = min(best, d)
@@ -162,7 +162,7 @@ def frogman_shot(bot, T, P, st, rng):
     for d in range(6):
         if (T.linemask[f, d, 0] & m0) | (T.linemask[f, d, 1] & m1) == np.uint64(0):
             continue  # nobody on this line
-        v = frogman_shot_victim(T.line, st, P.n_art, f, d)
+        v = frogman_shot_victim(T, st, P.n_art, f, d)
         if v >= 0 and st.ahp[v] == 1:
             if loyal_alive(st, P.n_art) == 1:
                 return d
@@ -313,7 +313,7 @@ def _guard_post(T, P, k, st):
     for j in range(k):
         if st.ahp[j] > 0 and st.traitor[j] == 0:
             rank += 1
-    n_evac = T.evac_points.shape[0]
+    n_evac = T.n_evac
     rank %= n_evac
     mass = st.scratch[:n_evac]
     for i in range(n_evac):

@@ -1,6 +1,8 @@
 """The state of one game as arrays compiled code can hold, and the bitset helpers of the belief.
 
-``State`` is a namedtuple of small arrays reused from game to game within a batch:
+``State`` is one record (a numpy structured scalar, ``record``) of small fixed-shape arrays reused
+from game to game within a batch; compiled code receives it as one pointer and reads its fields
+as arrays (``st.g[ROUND]``, ``st.bel[0]``):
 
 * ``g``: the frogman and the game (indices below), ``apos/ahp/abul/traitor``: one entry per
   artillery (an artillery with ``ahp == 0`` is dead and off the board, IN-DEATH-1),
@@ -20,15 +22,10 @@
 
 from __future__ import annotations
 
-from collections import namedtuple
-
 import numpy as np
 from numba import njit
 
 from sim.core.bits import lowest_bit, popcount
-
-State = namedtuple("State", ["g", "apos", "ahp", "abul", "traitor", "bel", "path", "sizes", "hand", "deck",
-                             "ability", "pending", "rng", "scratch", "plan", "planned_for", "spread"])
 
 # indices into State.g
 (ROUND, FPOS, FHP, FBUL, MINES_LEFT, MINE_AT, WINNER, REASON, END_ROUND, ESC_ROUND, ESC_EXIT, OVER, NLOG,
@@ -38,6 +35,7 @@ MAX_ART = 5
 MAX_PATH = 16
 MAX_CARD_TYPES = 16
 MAX_DECK = 64
+MAX_ABILITIES = 9
 MAX_POINTS = 128  # two 64-bit words of belief
 
 # effect primitives of cards and abilities (rules.EFFECTS order)
@@ -62,15 +60,29 @@ JIT = {"cache": True, "_nrt": False}
 INLINE = {"cache": True, "_nrt": False, "inline": "always"}
 
 
-def new_state() -> State:
-    """Zeroed arrays for one game, reused game after game."""
-    return State(np.zeros(G_SIZE, np.int64), np.zeros(MAX_ART, np.int64), np.zeros(MAX_ART, np.int64),
-                 np.zeros(MAX_ART, np.int64), np.zeros(MAX_ART, np.int64), np.zeros(2, np.uint64),
-                 np.zeros(MAX_PATH, np.int64), np.zeros(10, np.int64),
-                 np.zeros((MAX_ART + 1, MAX_CARD_TYPES), np.int64), np.zeros(MAX_DECK, np.int64),
-                 np.zeros((MAX_ART, 3), np.int64), np.zeros(8, np.int64), np.zeros(4, np.uint64),
-                 np.zeros(16, np.int64), np.full(6, -1, np.int64), np.zeros(2, np.uint64),
-                 np.zeros(MAX_POINTS, np.int8))
+State = np.dtype([
+    ("bel", np.uint64, (2,)), ("planned_for", np.uint64, (2,)), ("rng", np.uint64, (4,)),
+    ("g", np.int64, (G_SIZE,)), ("apos", np.int64, (MAX_ART,)), ("ahp", np.int64, (MAX_ART,)),
+    ("abul", np.int64, (MAX_ART,)), ("traitor", np.int64, (MAX_ART,)), ("path", np.int64, (MAX_PATH,)),
+    ("sizes", np.int64, (10,)), ("hand", np.int64, (MAX_ART + 1, MAX_CARD_TYPES)), ("deck", np.int64, (MAX_DECK,)),
+    ("ability", np.int64, (MAX_ART, 3)), ("pending", np.int64, (8,)), ("scratch", np.int64, (16,)),
+    ("plan", np.int64, (6,)), ("spread", np.int8, (MAX_POINTS,)),
+], align=True)
+
+
+def record(dtype: np.dtype) -> np.record:
+    """One zeroed record of ``dtype`` starting on a 64-byte boundary (a cache line), whose fields read
+    as arrays both in Python (``rec.g``, views into the record) and in compiled code."""
+    raw = np.zeros(dtype.itemsize + 64, dtype=np.uint8)
+    start = -raw.ctypes.data % 64
+    return raw[start:start + dtype.itemsize].view(dtype).view(np.recarray)[0]
+
+
+def new_state() -> np.record:
+    """A zeroed ``State`` record for one game, reused game after game."""
+    st = record(State)
+    st.plan[:] = -1
+    return st
 
 
 @njit(**JIT)
@@ -236,12 +248,12 @@ def shot_keeps(T, st, n_art, target):
 
 
 @njit(**JIT)
-def frogman_shot_victim(line, st, n_art, p, d):
+def frogman_shot_victim(T, st, n_art, p, d):
     """Who a frogman's shot from ``p`` in direction ``d`` hits (IN-SHOOT-4/5): the loyal living
     artillery on the nearest occupied point of the line; on a shared point, the one with the
     fewest HP (the shooter's choice, IN-SHOOT-6). -1 if the line is empty."""
-    for j in range(line.shape[2]):
-        c = line[p, d, j]
+    for j in range(T.line.shape[2]):
+        c = T.line[p, d, j]
         if c < 0:
             continue
         victim = -1

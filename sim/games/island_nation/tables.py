@@ -1,7 +1,15 @@
-"""The board and the rules packed into the few arrays the compiled engine reads.
+"""The board and the rules packed into two records the compiled engine reads.
 
-``Tables`` holds what depends on the map (and the shot range): road steps, shot lines, road
-distances, the evac points, and the bitset tables of the public belief (IN-BELIEF-1):
+``Tables`` and ``Params`` are numpy structured dtypes: one record (``state.record``) holds every
+table as a field of fixed shape, sized for the largest map (``MAX_POINTS`` points, shot range 3),
+so compiled code receives all of it as one pointer and still reads ``T.road_step[p, d]``. Rows and
+columns past the map's ``n`` points are padding no decision reads (steps, lines and points -1,
+distances ``DIST_CAP``, sets empty); the live counts are scalar fields (``n``, ``n_evac``,
+``n_numbered``; ``n_cards``, ``deck_n``, ``n_abilities``).
+
+``Tables`` holds what depends on the map (and the shot range): road steps, shot lines (-1 past the
+shot range), road distances, the evac points, and the bitset tables of the public belief
+(IN-BELIEF-1):
 
 * ``trans[k, v, d]``: the two 64-bit words of the set of points reached by one road step in
   direction ``d`` from the points of byte ``k`` of a set whose byte ``k`` equals ``v`` (the six
@@ -27,35 +35,46 @@ distances, the evac points, and the bitset tables of the public belief (IN-BELIE
 * ``steps_out[d]``: the points with a road step in direction d; ``steps_into_evac[d]``: the
   points whose road step in direction d leads to an evac point.
 
-``Params`` holds the rule values of one run as plain integers. Directions are 0..5 inside the
+``Params`` holds the rule values of one run as plain integers and small arrays. Directions are 0..5 inside the
 engine and announced as 1..6.
 """
 
 from __future__ import annotations
 
-from collections import namedtuple
-
 import numpy as np
 
 from sim.core.errors import ScenarioError
 from sim.games.island_nation.rules import EFFECTS, LAST_ROUND, IslandNationRules
-from sim.games.island_nation.state import MAX_POINTS
+from sim.games.island_nation.state import MAX_ABILITIES, MAX_CARD_TYPES, MAX_DECK, MAX_POINTS, record
 
 MAX_RADIUS = 3
 DIST_CAP = 127  # road distances are kept as int8 (small tables stay in the L1 cache): at most 127 on 128 points
 
-Tables = namedtuple("Tables", [
-    "n", "road_step", "line", "road_dist", "evac_dist", "is_evac", "evac_points", "numbered_points",
-    "trans", "linemask", "starmask", "ballmask", "zonemask", "ball_points", "ball_count", "evac_mask", "numbered_mask",
-    "log2_size", "toward", "numbered_dist", "ball_rank", "weighers", "roadmask", "hunter_view",
-    "road_from", "steps_out", "steps_into_evac",
-])
+N = MAX_POINTS
+Tables = np.dtype([  # 64-byte aligned from the start: trans, then hunter_view's 32-byte rows
+    ("trans", np.uint64, (16, 256, 6, 2)), ("hunter_view", np.uint64, (N, 4)), ("linemask", np.uint64, (N, 6, 2)),
+    ("starmask", np.uint64, (N, 2)), ("ballmask", np.uint64, (N, MAX_RADIUS + 1, 2)),
+    ("zonemask", np.uint64, (N, MAX_RADIUS + 1, 2)), ("weighers", np.uint64, (N, 2)), ("roadmask", np.uint64, (N, 2)),
+    ("evac_mask", np.uint64, (2,)), ("numbered_mask", np.uint64, (2,)), ("steps_out", np.uint64, (6, 2)),
+    ("steps_into_evac", np.uint64, (6, 2)), ("log2_size", np.float64, (N + 1,)),
+    ("n", np.int64), ("n_evac", np.int64), ("n_numbered", np.int64),
+    ("evac_dist", np.int64, (N,)), ("ball_count", np.int64, (N, MAX_RADIUS + 1)),
+    ("evac_points", np.int64, (N,)), ("numbered_points", np.int64, (N,)),
+    ("road_step", np.int8, (N, 6)), ("line", np.int8, (N, 6, MAX_RADIUS)), ("road_dist", np.int8, (N, N)),
+    ("is_evac", np.int8, (N,)), ("ball_points", np.int8, (N, N)), ("toward", np.int8, (N, N)),
+    ("numbered_dist", np.int8, (N, N)), ("ball_rank", np.int8, (N, N)), ("road_from", np.int8, (N, 6)),
+], align=True)
 
-Params = namedtuple("Params", [
-    "n_art", "frogman_hp", "frogman_bullets", "artillery_hp", "artillery_bullets", "ap",
-    "evac_from", "evac_to", "bottle", "mines", "last_round",
-    "card_kind", "card_effect", "card_amount", "deck", "ab_effect", "ab_amount", "ab_uses",
-])
+Params = np.dtype([
+    ("n_art", np.int64), ("frogman_hp", np.int64), ("frogman_bullets", np.int64), ("artillery_hp", np.int64),
+    ("artillery_bullets", np.int64), ("ap", np.int64), ("evac_from", np.int64), ("evac_to", np.int64),
+    ("mines", np.int64), ("last_round", np.int64), ("n_cards", np.int64), ("deck_n", np.int64),
+    ("n_abilities", np.int64), ("bottle", np.int64, (LAST_ROUND + 1,)),
+    ("card_kind", np.int64, (MAX_CARD_TYPES,)), ("card_effect", np.int64, (MAX_CARD_TYPES,)),
+    ("card_amount", np.int64, (MAX_CARD_TYPES,)), ("deck", np.int64, (MAX_DECK,)),
+    ("ab_effect", np.int64, (MAX_ABILITIES,)), ("ab_amount", np.int64, (MAX_ABILITIES,)),
+    ("ab_uses", np.int64, (MAX_ABILITIES,)),
+], align=True)
 
 
 def _set_words(points) -> np.ndarray:
@@ -65,8 +84,8 @@ def _set_words(points) -> np.ndarray:
     return words
 
 
-def pack_board(board, shot_range: int = 3) -> Tables:
-    """Arrays of one board for the engine; the board must have at most 128 points."""
+def pack_board(board, shot_range: int = 3) -> np.record:
+    """The ``Tables`` record of one board; the board must have at most 128 points."""
     n = len(board.labels)
     if n > MAX_POINTS:
         raise ScenarioError(board.name, "points", f"at most {MAX_POINTS} points (two 64-bit words of belief)", n)
@@ -108,31 +127,40 @@ def pack_board(board, shot_range: int = 3) -> Tables:
     for d in range(6):
         for p in np.flatnonzero(road_step[:, d] >= 0):
             road_from[road_step[p, d], d] = p
-    return Tables(n, road_step, line, road_dist, np.asarray(board.evac_dist, dtype=np.int64), is_evac,
-                  evac_points, numbered, trans, linemask, starmask, ballmask,
-                  _zones(ballmask, starmask, ball_points, ball_count, is_evac), ball_points, ball_count,
-                  _set_words(evac_points), _set_words(numbered),
-                  np.log2(np.maximum(1, np.arange(MAX_POINTS + 1))).astype(np.float64),
-                  _toward(road_step, road_dist),
-                  np.ascontiguousarray(road_dist[:, numbered]),
-                  np.argsort(ball_points, axis=1, kind="stable").astype(np.int8),
-                  starmask | ballmask[:, 1] | (ballmask[:, 3] & _set_words(evac_points)),
-                  np.array([_set_words([q for q in road_step[p] if q >= 0]) for p in range(n)]).reshape(n, 2),
-                  _aligned(np.concatenate([ballmask[:, 1], starmask], axis=1)),
-                  road_from,
-                  np.array([_set_words(np.flatnonzero(road_step[:, d] >= 0)) for d in range(6)]),
-                  np.array([_set_words(np.flatnonzero((road_step[:, d] >= 0) & (is_evac[road_step[:, d]] == 1)))
-                            for d in range(6)]))
-
-
-def _aligned(rows: np.ndarray, align: int = 32) -> np.ndarray:
-    """A copy of ``rows`` starting on an ``align``-byte boundary, so that no row of ``align``
-    bytes straddles two cache lines."""
-    raw = np.zeros(rows.nbytes + align, dtype=np.uint8)
-    start = -raw.ctypes.data % align
-    out = raw[start:start + rows.nbytes].view(rows.dtype).reshape(rows.shape)
-    out[...] = rows
-    return out
+    T = record(Tables)
+    T.n, T.n_evac, T.n_numbered = n, evac_points.size, numbered.size
+    for name, pad in (("road_step", -1), ("line", -1), ("road_dist", DIST_CAP), ("ball_points", -1),
+                      ("toward", -1), ("numbered_dist", DIST_CAP), ("ball_rank", -1), ("road_from", -1),
+                      ("evac_points", -1), ("numbered_points", -1)):
+        getattr(T, name)[...] = pad
+    T.road_step[:n] = road_step
+    T.line[:n, :, :shot_range] = line
+    T.road_dist[:n, :n] = road_dist
+    T.evac_dist[:n] = board.evac_dist
+    T.is_evac[:n] = is_evac
+    T.evac_points[:evac_points.size] = evac_points
+    T.numbered_points[:numbered.size] = numbered
+    T.trans[...] = trans
+    T.linemask[:n] = linemask
+    T.starmask[:n] = starmask
+    T.ballmask[:n] = ballmask
+    T.zonemask[:n] = _zones(ballmask, starmask, ball_points, ball_count, is_evac)
+    T.ball_points[:n, :n] = ball_points
+    T.ball_count[:n] = ball_count
+    T.evac_mask[:] = _set_words(evac_points)
+    T.numbered_mask[:] = _set_words(numbered)
+    T.log2_size[:] = np.log2(np.maximum(1, np.arange(MAX_POINTS + 1)))
+    T.toward[:n, :n] = _toward(road_step, road_dist)
+    T.numbered_dist[:n, :numbered.size] = road_dist[:, numbered]
+    T.ball_rank[:n, :n] = np.argsort(ball_points, axis=1, kind="stable")
+    T.weighers[:n] = starmask | ballmask[:, 1] | (ballmask[:, 3] & _set_words(evac_points))
+    T.roadmask[:n] = [_set_words([q for q in road_step[p] if q >= 0]) for p in range(n)]
+    T.hunter_view[:n] = np.concatenate([ballmask[:, 1], starmask], axis=1)
+    T.road_from[:n] = road_from
+    T.steps_out[:] = [_set_words(np.flatnonzero(road_step[:, d] >= 0)) for d in range(6)]
+    T.steps_into_evac[:] = [_set_words(np.flatnonzero((road_step[:, d] >= 0) & (is_evac[road_step[:, d]] == 1)))
+                            for d in range(6)]
+    return T
 
 
 def _zones(ballmask, starmask, ball_points, ball_count, is_evac) -> np.ndarray:
@@ -158,10 +186,10 @@ def _toward(road_step: np.ndarray, road_dist: np.ndarray) -> np.ndarray:
     return toward
 
 
-_PACKED: dict[tuple[int, int], tuple[object, Tables]] = {}
+_PACKED: dict[tuple[int, int], tuple[object, np.record]] = {}
 
 
-def tables_for(board, shot_range: int) -> Tables:
+def tables_for(board, shot_range: int) -> np.record:
     """``pack_board`` once per board object and shot range."""
     key = (id(board), shot_range)
     if key not in _PACKED or _PACKED[key][0] is not board:
@@ -169,17 +197,23 @@ def tables_for(board, shot_range: int) -> Tables:
     return _PACKED[key][1]
 
 
-def params_for(rules: IslandNationRules) -> Params:
-    frogman_hp, frogman_bullets, artillery_hp, artillery_bullets = rules.loadout()
-    bottle = np.zeros(LAST_ROUND + 1, dtype=np.int64)
-    bottle[rules.bottle_rounds] = 1
+def params_for(rules: IslandNationRules) -> np.record:
+    """The ``Params`` record of these rules."""
+    P = record(Params)
+    P.frogman_hp, P.frogman_bullets, P.artillery_hp, P.artillery_bullets = rules.loadout()
+    P.n_art, P.ap, P.evac_from, P.evac_to = rules.n_artillery, rules.action_points, rules.evac_from, rules.evac_to
+    P.mines, P.last_round = rules.mines, LAST_ROUND
+    P.bottle[rules.bottle_rounds] = 1
     cards = rules.deck
-    deck = np.array([i for i, c in enumerate(cards) for _ in range(c.count)], dtype=np.int64)
-    return Params(rules.n_artillery, frogman_hp, frogman_bullets, artillery_hp, artillery_bullets,
-                  rules.action_points, rules.evac_from, rules.evac_to, bottle, rules.mines, LAST_ROUND,
-                  np.array([0 if c.kind == "item" else 1 for c in cards], dtype=np.int64),
-                  np.array([EFFECTS.index(c.effect) for c in cards], dtype=np.int64),
-                  np.array([c.amount for c in cards], dtype=np.int64), deck,
-                  np.array([EFFECTS.index(a.effect) for a in rules.abilities], dtype=np.int64),
-                  np.array([a.amount for a in rules.abilities], dtype=np.int64),
-                  np.array([a.uses for a in rules.abilities], dtype=np.int64))
+    P.n_cards = len(cards)
+    for i, c in enumerate(cards):
+        P.card_kind[i] = 0 if c.kind == "item" else 1
+        P.card_effect[i] = EFFECTS.index(c.effect)
+        P.card_amount[i] = c.amount
+    deck = [i for i, c in enumerate(cards) for _ in range(c.count)]
+    P.deck_n = len(deck)
+    P.deck[:len(deck)] = deck
+    P.n_abilities = len(rules.abilities)
+    for i, a in enumerate(rules.abilities):
+        P.ab_effect[i], P.ab_amount[i], P.ab_uses[i] = EFFECTS.index(a.effect), a.amount, a.uses
+    return P
