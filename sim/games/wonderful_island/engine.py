@@ -481,18 +481,20 @@ def learn_camp(sp, o, q):
 
 @leaf
 def observe(sp, actor, toward, friendly):
-    """Everyone with a side revises its belief about ``actor`` after it helped or hurt ``toward``."""
+    """Everyone with a side revises its belief about ``actor`` after it helped or hurt ``toward``
+    (not the actor itself, nor a player in jail or who knows the actor's camp). Written without
+    branches in the loop: every belief is rewritten, unchanged where it is not revised."""
     st = state_at(sp)
     if actor == toward:
         return
     for o in range(st[0, G_N]):
-        if o == actor or st[SEAT + o, S_SIDE] < 0 or st[SEAT + o, S_JAILED] != 0:
-            continue
-        if (st[SEAT + o, S_KNOWN] >> actor) & 1:
-            continue
+        belief = st[SEAT + o, S_BELIEF + actor]
         ref = 1000 if o == toward else st[SEAT + o, S_BELIEF + toward]
         aim = ref if friendly else 1000 - ref
-        st[SEAT + o, S_BELIEF + actor] = (2 * st[SEAT + o, S_BELIEF + actor] + aim) // 3
+        revised = (2 * belief + aim) // 3
+        keep = (o == actor) | (st[SEAT + o, S_SIDE] < 0) | (st[SEAT + o, S_JAILED] != 0) | (
+            (st[SEAT + o, S_KNOWN] >> actor) & 1 != 0)
+        st[SEAT + o, S_BELIEF + actor] = belief if keep else revised
 
 
 # ----------------------------------------------------------------------------------------- effects
