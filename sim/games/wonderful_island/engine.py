@@ -1184,7 +1184,7 @@ def settle(sp, c, vstats):
 def can_declare(sp, p):
     """Not in jail, not in hospital (WI-HOSP-3)."""
     st = state_at(sp)
-    return st[SEAT + p, S_JAILED] == 0 and st[SEAT + p, S_HOSP] < 0
+    return (st[SEAT + p, S_JAILED] == 0) & (st[SEAT + p, S_HOSP] < 0)
 
 
 @leaf
@@ -1215,11 +1215,11 @@ def camps_ready(sp):
     st = state_at(sp)
     ready = 0
     thresh = st[0, G_THRESH]
-    for p in range(st[0, G_N]):
+    for p in range(st[0, G_N]):  # without branches: a politician's bit (1 << POLITICIAN) is masked off
         camp = st[SEAT + p, S_CAMP]
-        if camp != POLITICIAN and can_declare(sp, p) and st[SEAT + p, S_VOTES] + st[SEAT + p, S_IRON] >= thresh:
-            ready |= 1 << camp
-    return ready
+        can = can_declare(sp, p) & (st[SEAT + p, S_VOTES] + st[SEAT + p, S_IRON] >= thresh)
+        ready |= np.int64(can) << camp
+    return ready & 3
 
 
 @compiled

@@ -94,10 +94,15 @@ def is_ally(sp, p, q):
 
 @compiled
 def is_rival(sp, p, q):
+    """q is not p and believed not on p's side."""
+    return q != p and rival_belief(sp, p, q)
+
+
+@leaf
+def rival_belief(sp, p, q):
+    """p has no side or believes q is not on it (is_rival for q other than p; no branch)."""
     st = state_at(sp)
-    if q == p:
-        return False
-    return st[SEAT + p, S_SIDE] < 0 or st[SEAT + p, S_BELIEF + q] <= RIVAL
+    return (st[SEAT + p, S_SIDE] < 0) | (st[SEAT + p, S_BELIEF + q] <= RIVAL)
 
 
 @compiled
@@ -145,17 +150,16 @@ def random_other(sp, p, n, need_votes):
 
 @leaf
 def strongest_rival(sp, p, n, need_votes):
-    """The believed rival with the most votes (plain votes only when ``need_votes``)."""
+    """The believed rival with the most votes (plain votes only when ``need_votes``), the first of
+    equals; not in jail. Without branches in the loop (selects): who qualifies is data."""
     st = state_at(sp)
     best, best_v = -1, -1
     for q in range(n):
-        if q == p or st[SEAT + q, S_JAILED] != 0 or not is_rival(sp, p, q):
-            continue
         v = st[SEAT + q, S_VOTES] if need_votes else total_votes(sp, q)
-        if need_votes and v == 0:
-            continue
-        if v > best_v:
-            best, best_v = q, v
+        better = (q != p) & (st[SEAT + q, S_JAILED] == 0) & rival_belief(sp, p, q) & (v > best_v) & (
+            not need_votes or v > 0)
+        best = q if better else best
+        best_v = v if better else best_v
     return best
 
 
@@ -179,12 +183,11 @@ def most_uncertain(sp, p, n):
     if st[SEAT + p, S_SIDE] < 0:
         return -1
     best, gap = -1, 1000
-    for q in range(n):
-        if q == p or st[SEAT + q, S_JAILED] != 0 or (st[SEAT + p, S_KNOWN] >> q) & 1:
-            continue
+    for q in range(n):  # without branches (selects)
         d = abs(st[SEAT + p, S_BELIEF + q] - 500)
-        if d < gap:
-            best, gap = q, d
+        better = (q != p) & (st[SEAT + q, S_JAILED] == 0) & ((st[SEAT + p, S_KNOWN] >> q) & 1 == 0) & (d < gap)
+        best = q if better else best
+        gap = d if better else gap
     return best if gap < 300 else -1
 
 
@@ -198,9 +201,12 @@ def hostile_target(sp, p, prim):
     if goal(sp, p) == W_JAILED and prim == P_SUBPOENA:
         return nearest_to_jail(sp, p, n)
     if prim == P_SUBPOENA:
-        for q in range(n):  # a rival one subpoena from jail goes first
-            if q != p and st[SEAT + q, S_JAILED] == 0 and st[SEAT + q, S_SUBP] == 2 and is_rival(sp, p, q):
-                return q
+        first = -1  # a rival one subpoena from jail goes first (the first such; a select per player)
+        for q in range(n - 1, -1, -1):
+            near = (q != p) & (st[SEAT + q, S_JAILED] == 0) & (st[SEAT + q, S_SUBP] == 2) & rival_belief(sp, p, q)
+            first = q if near else first
+        if first >= 0:
+            return first
     return strongest_rival(sp, p, n, prim == P_MOVE)
 
 
