@@ -671,12 +671,13 @@ def remove_slot_card(sp, card_type):
 
 @compiled
 def slot_has(sp, card_type):
+    """Whether a card of this type is on the venue (a removed card's slot reads -1): no branch per slot."""
     st = state_at(sp)
+    found = False
     for s in range(st[0, G_SLOT_N]):
         k = st[PILES + PILE_SLOT_CARD, s]
-        if k >= 0 and st[TB + CARD0 + k, C_TYPE] == card_type:
-            return True
-    return False
+        found |= (k >= 0) & (st[TB + CARD0 + max(k, 0), C_TYPE] == card_type)
+    return found
 
 
 # ----------------------------------------------------------------------------------------- meetings

@@ -83,26 +83,19 @@ def coin(sp):
     return randbelow(stream(st), 2) == 1
 
 
+# is_ally and is_rival are asked in loops over players: written without short-circuits (no branch)
 @compiled
 def is_ally(sp, p, q):
     """q is p itself or believed on p's side."""
     st = state_at(sp)
-    if q == p:
-        return True
-    return st[SEAT + p, S_SIDE] >= 0 and st[SEAT + p, S_BELIEF + q] >= ALLY
+    return (q == p) | ((st[SEAT + p, S_SIDE] >= 0) & (st[SEAT + p, S_BELIEF + q] >= ALLY))
 
 
 @compiled
 def is_rival(sp, p, q):
-    """q is not p and believed not on p's side."""
-    return q != p and rival_belief(sp, p, q)
-
-
-@leaf
-def rival_belief(sp, p, q):
-    """p has no side or believes q is not on it (is_rival for q other than p; no branch)."""
+    """q is not p and p has no side or believes q is not on it."""
     st = state_at(sp)
-    return (st[SEAT + p, S_SIDE] < 0) | (st[SEAT + p, S_BELIEF + q] <= RIVAL)
+    return (q != p) & ((st[SEAT + p, S_SIDE] < 0) | (st[SEAT + p, S_BELIEF + q] <= RIVAL))
 
 
 @compiled
@@ -156,7 +149,7 @@ def strongest_rival(sp, p, n, need_votes):
     best, best_v = -1, -1
     for q in range(n):
         v = st[SEAT + q, S_VOTES] if need_votes else total_votes(sp, q)
-        better = (q != p) & (st[SEAT + q, S_JAILED] == 0) & rival_belief(sp, p, q) & (v > best_v) & (
+        better = (q != p) & (st[SEAT + q, S_JAILED] == 0) & is_rival(sp, p, q) & (v > best_v) & (
             not need_votes or v > 0)
         best = q if better else best
         best_v = v if better else best_v
@@ -168,11 +161,11 @@ def nearest_to_jail(sp, p, n):
     """The player (not p, not in jail) with the most subpoenas, ties to the most votes."""
     st = state_at(sp)
     best, key = -1, -1
-    for q in range(n):
-        if q != p and st[SEAT + q, S_JAILED] == 0:
-            k = st[SEAT + q, S_SUBP] * 1000 + total_votes(sp, q)
-            if k > key:
-                best, key = q, k
+    for q in range(n):  # without branches (selects)
+        k = st[SEAT + q, S_SUBP] * 1000 + total_votes(sp, q)
+        better = (q != p) & (st[SEAT + q, S_JAILED] == 0) & (k > key)
+        best = q if better else best
+        key = k if better else key
     return best
 
 
@@ -203,7 +196,7 @@ def hostile_target(sp, p, prim):
     if prim == P_SUBPOENA:
         first = -1  # a rival one subpoena from jail goes first (the first such; a select per player)
         for q in range(n - 1, -1, -1):
-            near = (q != p) & (st[SEAT + q, S_JAILED] == 0) & (st[SEAT + q, S_SUBP] == 2) & rival_belief(sp, p, q)
+            near = (q != p) & (st[SEAT + q, S_JAILED] == 0) & (st[SEAT + q, S_SUBP] == 2) & is_rival(sp, p, q)
             first = q if near else first
         if first >= 0:
             return first
@@ -285,10 +278,10 @@ def hand_argmin(sp, p, column):
     """Index of the first card in p's hand with the smallest catalogue value in ``column``."""
     st = state_at(sp)
     best, smallest = 0, 1 << 30
-    for i in range(st[SEAT + p, S_HAND_N]):
+    for i in range(st[SEAT + p, S_HAND_N]):  # without branches (selects)
         v = st[TB + CARD0 + st[HAND + p, i], column]
-        if v < smallest:
-            best, smallest = i, v
+        best = i if v < smallest else best
+        smallest = min(v, smallest)
     return best
 
 
@@ -345,8 +338,7 @@ def support_in_hand(sp, p):
     st = state_at(sp)
     count = 0
     for i in range(st[SEAT + p, S_HAND_N]):
-        if st[TB + CARD0 + st[HAND + p, i], C_TYPE] == SUPPORT:
-            count += 1
+        count += st[TB + CARD0 + st[HAND + p, i], C_TYPE] == SUPPORT
     return count
 
 
@@ -383,11 +375,10 @@ def expected_gain(sp, c, venue, bonus):
     n = st[0, G_N]
     if venue == LEGISLATURE:
         voters, allies = 0, 0
-        for q in range(n):
-            if st[SEAT + q, S_JAILED] == 0:
-                voters += 1
-                if q != c and is_ally(sp, c, q):
-                    allies += 1
+        for q in range(n):  # counted without branches
+            free = st[SEAT + q, S_JAILED] == 0
+            voters += free
+            allies += free & (q != c) & is_ally(sp, c, q)
         to_buy = max(0, (voters + 1) // 2 - 1 - bonus - allies)
         return 3.0 - 1.5 * to_buy if to_buy <= 3 else 0.0
     if venue == POACHING:  # a transfer: the rival loses what the candidate gains
