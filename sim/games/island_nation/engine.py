@@ -351,7 +351,7 @@ def _resolve_events(T, P, st, log, player):
 
 # ---------------------------------------------------------------- an artillery's turn
 
-@njit(**JIT)
+@njit(**INLINE)
 def _artillery_shots_region(T, P, st, k, d):
     """The points a shot of artillery k in direction d would hit the frogman on: the line up to
     the range, cut after the first point holding a traitor (IN-SHOOT-3, IN-SHOOT-7); and that
@@ -407,7 +407,7 @@ def _artillery_catches(P, st, log, k):
         _wound_artillery(P, st, log, k)
 
 
-@njit(**JIT)
+@njit(**INLINE)
 def _artillery_moves(T, P, st, log, k, d):
     """IN-MOVE-5/6: one road step; artillery may share points and stand on the frogman. The first
     artillery to enter the mine's point loses 1 HP and the mine is gone (IN-MINE-3)."""

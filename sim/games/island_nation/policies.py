@@ -109,7 +109,7 @@ def _farthest_point(T, st, k, offset):
 
 # ---------------------------------------------------------------- frogman
 
-@njit(**JIT)
+@njit(**INLINE)
 def _threat(T, P, st, q):
     """Road distance from q to the nearest living loyal artillery, capped at FAR."""
     best = FAR
@@ -119,7 +119,7 @@ def _threat(T, P, st, q):
     return best
 
 
-@njit(**JIT)
+@njit(**INLINE)
 def _goal_distance(T, st, q, m0, m1):
     """Road distance from q to the nearest evac point no artillery stands on (any, if all are)."""
     if (m0 & T.evac_mask[0]) | (m1 & T.evac_mask[1]) == np.uint64(0):
@@ -248,7 +248,7 @@ def _step_toward(T, a, target):
     return T.toward[a, target]
 
 
-@njit(**JIT)
+@njit(**INLINE)
 def _best_line(T, p, s0, s1):
     """The shot direction from p covering most of the set, and how many points it covers
     (direction 0 and count 0 at once when no line from p reaches the set)."""
@@ -352,7 +352,7 @@ def _patrol(T, P, k, st, spent, shot, can_draw):
     return END, 0
 
 
-@njit(**JIT)
+@njit(**INLINE)
 def _crowd(T, P, k, st, q):
     """How many other living loyal artillery stand within 1 road step of q."""
     count = 0

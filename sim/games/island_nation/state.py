@@ -147,7 +147,7 @@ def stepped(step, d, s0, s1):
     return r0, r1
 
 
-@njit(**JIT)
+@njit(**INLINE)
 def image_of(T, d, s0, s1):
     """``image`` of the set in direction ``d`` (IN-BELIEF-2): a small set (the usual case after the
     first round) follows the road step of each of its points, a large one reads ``T.trans``."""
@@ -186,7 +186,7 @@ def first_point(s0, s1):
     return lowest_bit(s0) if s0 != np.uint64(0) else 64 + lowest_bit(s1)
 
 
-@njit(**JIT)
+@njit(**INLINE)
 def artillery_mask(st, n_art, loyal_only=False):
     """Points holding a living artillery (the frogman may not pass or stop there, IN-MOVE-4); with
     ``loyal_only``, a living loyal one (what a frogman's shot can hit, IN-SHOOT-4)."""
