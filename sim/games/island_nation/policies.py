@@ -135,7 +135,7 @@ def _goal_distance(T, st, q, m0, m1):
     return free if free < T.n * 4 else best
 
 
-@njit(**JIT)
+@njit(**INLINE)
 def _place_score(T, P, st, q, steps_left, m0, m1):
     """How good it is for a runner to stand on q with ``steps_left`` steps of this turn to go."""
     r = st.g[ROUND]
