@@ -91,24 +91,31 @@ def set_size(s0, s1):
 
 
 @njit(**JIT)
+def _word_masks(p):
+    """(all ones, 0) for a point 0 <= p < 64 of the first word, (0, all ones) for 64 <= p < 128: a
+    point's word chosen without a branch (which word a point is in is hard to predict)."""
+    high = np.uint64(p >> 6)
+    return high - ONE, np.uint64(0) - high
+
+
+@njit(**JIT)
 def has(s0, s1, p):
-    if p < 64:
-        return (s0 >> np.uint64(p)) & ONE == ONE
-    return (s1 >> np.uint64(p - 64)) & ONE == ONE
+    low, high = _word_masks(p)
+    return ((s0 & low) | (s1 & high)) >> np.uint64(p & 63) & ONE == ONE
 
 
 @njit(**JIT)
 def with_point(s0, s1, p):
-    if p < 64:
-        return s0 | (ONE << np.uint64(p)), s1
-    return s0, s1 | (ONE << np.uint64(p - 64))
+    low, high = _word_masks(p)
+    bit = ONE << np.uint64(p & 63)
+    return s0 | (bit & low), s1 | (bit & high)
 
 
 @njit(**JIT)
 def without_point(s0, s1, p):
-    if p < 64:
-        return s0 & ~(ONE << np.uint64(p)), s1
-    return s0, s1 & ~(ONE << np.uint64(p - 64))
+    low, high = _word_masks(p)
+    bit = ONE << np.uint64(p & 63)
+    return s0 & ~(bit & low), s1 & ~(bit & high)
 
 
 @njit(**JIT)
