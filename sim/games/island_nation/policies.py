@@ -177,23 +177,19 @@ def frogman_step(bot, T, P, st, rng, spent, ap, hidden, m0, m1):
     """The direction of the next step (0..5) or -1 to stop; never -1 while nothing is spent and a
     step is possible (IN-TURN-3), never onto artillery (IN-MOVE-4)."""
     f = st.g[FPOS]
-    n_legal = 0
+    legal = np.uint64(0)  # bit d: a road leads that way to a point without artillery
     for d in range(6):
         q = T.road_step[f, d]
-        if q >= 0 and not has(m0, m1, q):
-            n_legal += 1
-    if n_legal == 0:
+        legal |= np.uint64((q >= 0) & (not has(m0, m1, q))) << np.uint64(d)
+    if legal == np.uint64(0):
         return -1
     if bot == 0:
         if spent > 0 and uniform(rng) < 0.25:
             return -1
-        pick = below(rng, n_legal)
-        for d in range(6):
-            q = T.road_step[f, d]
-            if q >= 0 and not has(m0, m1, q):
-                if pick == 0:
-                    return d
-                pick -= 1
+        pick = below(rng, set_size(legal, np.uint64(0)))
+        for _ in range(pick):
+            legal &= legal - ONE
+        return lowest_bit(legal)
     window = in_window(P, st.g[ROUND])
     steps_left = ap - spent - 1
     can = st.g[CAN_AT]
@@ -203,10 +199,10 @@ def frogman_step(bot, T, P, st, rng, spent, ap, hidden, m0, m1):
         best = _place_score(T, P, st, f, steps_left + 1, m0, m1) + 0.3 * uniform(rng)
         if bot == GHOST:
             best += T.log2_size[set_size(st.bel[0], st.bel[1])] - (1.0 if hidden else 0.0)
-    for d in range(6):
+    while legal != np.uint64(0):
+        d = lowest_bit(legal)
+        legal &= legal - ONE
         q = T.road_step[f, d]
-        if q < 0 or has(m0, m1, q):
-            continue
         if window and T.is_evac[q] == 1:
             return d
         score = _place_score(T, P, st, q, steps_left, m0, m1) + 0.3 * uniform(rng)
