@@ -415,7 +415,7 @@ def _weighing_goal(T, P, k, st, start, radius, can_shoot, size, late, crowded0, 
     w0 &= T.ballmask[a, radius, 0]
     w1 &= T.ballmask[a, radius, 1]
     n = T.ball_count[a, radius]
-    best_q, best, best_turn = -1, -(1 << 62), n
+    best_q, best_key = -1, -(1 << 62)  # key: the score, then the earlier turn (one comparison)
     for h in range(2):
         x = w0 if h == 0 else w1
         while x != np.uint64(0):
@@ -426,8 +426,10 @@ def _weighing_goal(T, P, k, st, start, radius, can_shoot, size, late, crowded0, 
                 score -= size * _crowd(T, P, k, st, q)
             turn = T.ball_rank[a, q] - start
             turn = turn + n if turn < 0 else turn
-            if score > best or (score == best and turn < best_turn):
-                best_q, best, best_turn = q, score, turn
+            key = score * 256 + (255 - turn)
+            if key > best_key:
+                best_q, best_key = q, key
+    best, best_turn = best_key >> 8, 255 - (best_key & 255)
     if best > 0:
         return best_q
     i = start
