@@ -349,12 +349,27 @@ def _patrol(T, P, k, st, spent, shot, can_draw):
 
 
 @njit(**INLINE)
-def _crowd(T, P, k, st, q):
-    """How many other living loyal artillery stand within 1 road step of q."""
-    count = 0
+def _count_crowds(T, P, k, st):
+    """``st.crowd[i]``: the points within 1 road step of at least i + 1 other living loyal artillery
+    than k (bit-sliced counts, one set per count)."""
+    st.crowd[:, :] = 0
     for j in range(P.n_art):
-        if j != k and st.ahp[j] > 0 and st.traitor[j] == 0 and T.road_dist[st.apos[j], q] <= 1:
-            count += 1
+        if j != k and st.ahp[j] > 0 and st.traitor[j] == 0:
+            m0 = T.ballmask[st.apos[j], 1, 0]
+            m1 = T.ballmask[st.apos[j], 1, 1]
+            for i in range(st.crowd.shape[0] - 1, 0, -1):
+                st.crowd[i, 0] |= st.crowd[i - 1, 0] & m0
+                st.crowd[i, 1] |= st.crowd[i - 1, 1] & m1
+            st.crowd[0, 0] |= m0
+            st.crowd[0, 1] |= m1
+
+
+@njit(**INLINE)
+def _crowd(st, q):
+    """How many other living loyal artillery stand within 1 road step of q (``_count_crowds``)."""
+    count = 0
+    for i in range(st.crowd.shape[0]):
+        count += has(st.crowd[i, 0], st.crowd[i, 1], q)
     return count
 
 
@@ -371,12 +386,8 @@ def _hunter_goal(T, P, k, st, rng, radius, can_shoot, size):
     round (``_weighing_goal``); the same choice as scoring every candidate."""
     a = st.apos[k]
     late = st.g[ROUND] >= P.evac_from - 1
-    crowded0 = np.uint64(0)
-    crowded1 = np.uint64(0)
-    for j in range(P.n_art):
-        if j != k and st.ahp[j] > 0 and st.traitor[j] == 0:
-            crowded0 |= T.ballmask[st.apos[j], 1, 0]
-            crowded1 |= T.ballmask[st.apos[j], 1, 1]
+    _count_crowds(T, P, k, st)
+    crowded0, crowded1 = st.crowd[0, 0], st.crowd[0, 1]
     n = T.ball_count[a, radius]
     i = below(rng, n)
     s0, s1 = st.bel[0], st.bel[1]
@@ -393,8 +404,7 @@ def _hunter_goal(T, P, k, st, rng, radius, can_shoot, size):
             score = 0
         else:
             score = _hunter_value(T, s0, s1, q, can_shoot, late)
-        if score > best and has(crowded0, crowded1, q):
-            score -= size * _crowd(T, P, k, st, q)
+        score -= size * _crowd(st, q)
         if score > best:
             best_q, best = q, score
         if quiet and best == 0:
@@ -422,8 +432,7 @@ def _weighing_goal(T, P, k, st, start, radius, can_shoot, size, late, crowded0, 
             q = 64 * h + lowest_bit(x)
             x &= x - ONE
             score = _hunter_value(T, s0, s1, q, can_shoot, late)
-            if has(crowded0, crowded1, q):
-                score -= size * _crowd(T, P, k, st, q)
+            score -= size * _crowd(st, q)
             turn = T.ball_rank[a, q] - start
             turn = turn + n if turn < 0 else turn
             key = score * 256 + (255 - turn)

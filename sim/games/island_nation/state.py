@@ -17,7 +17,9 @@ as arrays (``st.g[ROUND]``, ``st.bel[0]``):
   they run without reference counting: ``JIT`` below),
 * ``plan``: where the hunter on turn is heading and for what (``policies._hunter_plan``), made for
   the public set ``planned_for``; ``spread[i]``: road distance from the i-th numbered point to
-  the nearest artillery placed so far (hunter placement, ``policies._farthest_point``).
+  the nearest artillery placed so far (hunter placement, ``policies._farthest_point``);
+  ``crowd[i]``: the points within 1 road step of at least i + 1 other artillery than the hunter
+  choosing its goal (``policies._count_crowds``).
 """
 
 from __future__ import annotations
@@ -67,6 +69,7 @@ State = np.dtype([
     ("sizes", np.int64, (10,)), ("hand", np.int64, (MAX_ART + 1, MAX_CARD_TYPES)), ("deck", np.int64, (MAX_DECK,)),
     ("ability", np.int64, (MAX_ART, 3)), ("pending", np.int64, (8,)), ("scratch", np.int64, (16,)),
     ("plan", np.int64, (6,)), ("spread", np.int8, (MAX_POINTS,)),
+    ("crowd", np.uint64, (MAX_ART - 1, 2)),
 ], align=True)
 
 
