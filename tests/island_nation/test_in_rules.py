@@ -116,6 +116,7 @@ def test_in_move_4_the_frogman_never_steps_onto_artillery_and_belief_drops_artil
         for i in range(20):
             st.g[FPOS] = f
             m0, m1 = E.artillery_mask(st, P.n_art)
+            E.mark_threats(T, P, st)
             d = E.frogman_step(bot, T, P, st, game_stream(9, i), 0, P.ap, False, m0, m1)
             assert board.labels[T.road_step[f, d]] == free
     st.g[FPOS] = f

@@ -19,6 +19,7 @@ from sim.games.island_nation.policies import (
     frogman_shot,
     frogman_start,
     frogman_step,
+    mark_threats,
     use_effect,
 )
 from sim.games.island_nation.state import (
@@ -191,6 +192,7 @@ def frogman_turn(T, P, st, bot, rng, log):
     _use_items(T, P, st, log, bot, 0, rng)
     ap = P.ap + st.g[EXTRA_AP]
     m0, m1 = artillery_mask(st, P.n_art)
+    mark_threats(T, P, st)
     spent = 0
     shots = 0
     draws = 0
@@ -202,6 +204,7 @@ def frogman_turn(T, P, st, bot, rng, log):
         if st.g[OVER] == 1:
             return
         m0, m1 = artillery_mask(st, P.n_art)
+        mark_threats(T, P, st)
     while _can_draw(st, ap - spent) and frogman_draws(bot, T, P, st, rng):
         _draw(P, st, log, 0)
         spent += 2
@@ -239,6 +242,7 @@ def frogman_turn(T, P, st, bot, rng, log):
             shots += 1
             if st.g[OVER] == 1:
                 return
+            mark_threats(T, P, st)
         else:
             if not hidden:
                 st.bel[0], st.bel[1] = _stuck_points(T, st, m0, m1)

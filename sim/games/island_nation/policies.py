@@ -110,13 +110,23 @@ def _farthest_point(T, st, k, offset):
 # ---------------------------------------------------------------- frogman
 
 @njit(**INLINE)
-def _threat(T, P, st, q):
-    """Road distance from q to the nearest living loyal artillery, capped at FAR."""
-    best = FAR
+def mark_threats(T, P, st):
+    """``st.threat[q]``: road distance from q to the nearest living loyal artillery, capped at FAR,
+    for every point at once (a few vectorised minima of byte rows); made when the frogman's turn
+    starts and again after its shot, since no artillery moves while the frogman does."""
+    threat = st.threat
+    threat[:] = FAR
     for k in range(P.n_art):
         if st.ahp[k] > 0 and st.traitor[k] == 0:
-            best = min(best, T.road_dist[st.apos[k], q])
-    return best
+            row = T.road_dist[st.apos[k]]
+            for q in range(threat.shape[0]):
+                threat[q] = min(threat[q], row[q])
+
+
+@njit(**INLINE)
+def _threat(st, q):
+    """Road distance from q to the nearest living loyal artillery, capped at FAR (``mark_threats``)."""
+    return np.int64(st.threat[q])
 
 
 @njit(**INLINE)
@@ -140,7 +150,7 @@ def _place_score(T, P, st, q, steps_left, m0, m1):
     """How good it is for a runner to stand on q with ``steps_left`` steps of this turn to go."""
     r = st.g[ROUND]
     goal = _goal_distance(T, st, q, m0, m1)
-    safety = _threat(T, P, st, q)
+    safety = _threat(st, q)
     if in_window(P, r):
         return -2.0 * goal + 0.5 * min(safety, 3)
     allowance = P.ap * (P.evac_from - r) + steps_left
@@ -227,7 +237,7 @@ def frogman_mine(bot, T, P, st, rng, n_path):
     best, best_d = -1, 4
     for i in range(n_path):
         p = st.path[i]
-        d = _threat(T, P, st, p)
+        d = _threat(st, p)
         if d < best_d or (bot == RUNNER and i == 0 and d <= 3):
             best, best_d = p, d
             if bot == RUNNER:
@@ -556,4 +566,4 @@ def frogman_draws(bot, T, P, st, rng):
     only early, with no artillery within 4 road steps."""
     if bot == 0:
         return uniform(rng) < 0.25
-    return st.g[ROUND] <= P.evac_from - 3 and _threat(T, P, st, st.g[FPOS]) >= 4
+    return st.g[ROUND] <= P.evac_from - 3 and _threat(st, st.g[FPOS]) >= 4

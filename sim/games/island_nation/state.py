@@ -19,7 +19,8 @@ as arrays (``st.g[ROUND]``, ``st.bel[0]``):
   the public set ``planned_for``; ``spread[i]``: road distance from the i-th numbered point to
   the nearest artillery placed so far (hunter placement, ``policies._farthest_point``);
   ``crowd[i]``: the points within 1 road step of at least i + 1 other artillery than the hunter
-  choosing its goal (``policies._count_crowds``).
+  choosing its goal (``policies._count_crowds``); ``threat[q]``: road distance from q to the
+  nearest living loyal artillery during the frogman's turn (``policies.mark_threats``).
 """
 
 from __future__ import annotations
@@ -69,7 +70,7 @@ State = np.dtype([
     ("sizes", np.int64, (10,)), ("hand", np.int64, (MAX_ART + 1, MAX_CARD_TYPES)), ("deck", np.int64, (MAX_DECK,)),
     ("ability", np.int64, (MAX_ART, 3)), ("pending", np.int64, (8,)), ("scratch", np.int64, (16,)),
     ("plan", np.int64, (6,)), ("spread", np.int8, (MAX_POINTS,)),
-    ("crowd", np.uint64, (MAX_ART - 1, 2)),
+    ("crowd", np.uint64, (MAX_ART - 1, 2)), ("threat", np.int8, (MAX_POINTS,)),
 ], align=True)
 
 
