@@ -83,7 +83,7 @@ def randbelow(state, n):
             return np.int64(r % un)
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def below(state, n):
     """An unbiased integer in [0, n) for 1 <= n < 2**32, cheaper than ``randbelow`` (other draws):
     Lemire's multiply-shift on the top 32 bits of one draw, with a division only in the rare case
