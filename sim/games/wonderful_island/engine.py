@@ -222,6 +222,7 @@ from sim.games.wonderful_island.state import (
     W_IRON,
     W_JAILED,
     W_VOTES,
+    character_row,
     compiled,
     leaf,
     new_state,
@@ -533,9 +534,9 @@ def apply_primitive(sp, prim, amount, actor, target):
 def has_skill(sp, p, trigger):
     """Whether p's character has a skill with this trigger (most have none for a given trigger)."""
     st = state_at(sp)
-    row = st[TB, R_CHAR0] + st[SEAT + p, S_CHAR]
-    return (st[TB + row, S_TRIG] == trigger or st[TB + row, SKILL_COLS + S_TRIG] == trigger
-            or st[TB + row, 2 * SKILL_COLS + S_TRIG] == trigger)
+    row = character_row(sp, p)
+    return (st[row, S_TRIG] == trigger or st[row, SKILL_COLS + S_TRIG] == trigger
+            or st[row, 2 * SKILL_COLS + S_TRIG] == trigger)
 
 
 @compiled
@@ -545,7 +546,7 @@ def fire_skills(sp, p, trigger, venue):
     st = state_at(sp)
     if st[SEAT + p, S_JAILED] != 0:
         return
-    character = TB + st[TB, R_CHAR0] + st[SEAT + p, S_CHAR]  # its row of the table
+    character = character_row(sp, p)
     for s in range(3):
         base = s * SKILL_COLS
         if st[character, base + S_TRIG] != trigger:
@@ -597,7 +598,7 @@ def apply_effect(sp, prim, amount, actor, target, triggers):
 def fire_reactions(sp, p, trigger):
     """Skills triggered by a subpoena or a hospital stay; their own effects trigger nothing more."""
     st = state_at(sp)
-    character = TB + st[TB, R_CHAR0] + st[SEAT + p, S_CHAR]  # its row of the table
+    character = character_row(sp, p)
     for s in range(3):
         base = s * SKILL_COLS
         if st[character, base + S_TRIG] != trigger:
@@ -1192,7 +1193,7 @@ def can_declare(sp, p):
 def politician_goal_met(sp, p):
     """WI-END-3: a politician's own condition (camp elections are handled by the caller)."""
     st = state_at(sp)
-    character = TB + st[TB, R_CHAR0] + st[SEAT + p, S_CHAR]  # its row of the table
+    character = character_row(sp, p)
     cond, amount = st[character, CH_WIN], st[character, CH_WIN_AMT]
     if cond == W_JAILED:  # the one condition a jailed politician may still meet (WI-JAIL-4)
         jailed = 0
@@ -1270,7 +1271,7 @@ def check_endings(sp):
     for p in range(n):
         if st[SEAT + p, S_CAMP] != POLITICIAN:
             continue
-        character = TB + st[TB, R_CHAR0] + st[SEAT + p, S_CHAR]  # its row of the table
+        character = character_row(sp, p)
         depends = camp >= 0 and st[character, CH_WIN] == W_CAMP and st[character, CH_WIN_AMT] == camp
         if (depends and can_declare(sp, p)) or politician_goal_met(sp, p):
             st[SEAT + p, S_WON] = 1
@@ -1371,7 +1372,7 @@ def setup(sp, deck0, mdeck0, bots):
     for p in range(n):
         side = camps[p]
         if side == POLITICIAN:
-            character = TB + st[TB, R_CHAR0] + st[SEAT + p, S_CHAR]  # its row of the table
+            character = character_row(sp, p)
             side = st[character, CH_WIN_AMT] if st[SEAT + p, S_BOT] == BOT_POLITICIAN and st[character, CH_WIN] == W_CAMP else -1
         st[SEAT + p, S_SIDE] = side
         if side >= 0:

@@ -39,11 +39,9 @@ from sim.games.wonderful_island.state import (
     P_SUBPOENA,
     P_VOTES,
     POACHING,
-    R_CHAR0,
     RALLY,
     S_BELIEF,
     S_BOT,
-    S_CHAR,
     S_HAND_N,
     S_IRON,
     S_JAILED,
@@ -62,6 +60,7 @@ from sim.games.wonderful_island.state import (
     W_HAND,
     W_IRON,
     W_JAILED,
+    character_row,
     compiled,
     leaf,
     state_at,
@@ -110,7 +109,7 @@ def goal(sp, p):
     st = state_at(sp)
     if st[SEAT + p, S_BOT] != BOT_POLITICIAN:
         return -1
-    return st[TB + st[TB, R_CHAR0] + st[SEAT + p, S_CHAR], CH_WIN]
+    return st[character_row(sp, p), CH_WIN]
 
 
 @compiled

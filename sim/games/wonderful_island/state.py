@@ -151,6 +151,14 @@ def stream(st):
     return st[RNG, :4].view(np.uint64)
 
 
+@leaf
+def character_row(sp, p):
+    """The row of ``st`` holding player p's character (its skills, win condition and score in the
+    table T inside the state)."""
+    st = state_at(sp)
+    return TB + st[TB, R_CHAR0] + st[SEAT + p, S_CHAR]
+
+
 def new_state(T: np.ndarray, log_events: int = 0) -> np.ndarray:
     """The arrays of one game as row blocks of one int64 array (reused across the games of a batch),
     with the table T copied in from row TB and the trace log after it (its rows read -1 until written)."""
