@@ -397,13 +397,12 @@ def _hunter_goal(T, P, k, st, rng, radius, can_shoot, size):
     a = st.apos[k]
     late = st.g[ROUND] >= P.evac_from - 1
     _count_crowds(T, P, k, st)
-    crowded0, crowded1 = st.crowd[0, 0], st.crowd[0, 1]
     n = T.ball_count[a, radius]
     i = below(rng, n)
     s0, s1 = st.bel[0], st.bel[1]
     quiet = (s0 & T.zonemask[a, radius, 0]) | (s1 & T.zonemask[a, radius, 1]) == np.uint64(0)
     if not quiet and size <= WEIGHED_SET:
-        q = _weighing_goal(T, P, k, st, i, radius, can_shoot, size, late, crowded0, crowded1)
+        q = _weighing_goal(T, P, k, st, i, radius, can_shoot, size, late)
         if q >= 0:
             return q
     best_q, best = a, -(1 << 62)
@@ -423,7 +422,7 @@ def _hunter_goal(T, P, k, st, rng, radius, can_shoot, size):
 
 
 @njit(**INLINE)
-def _weighing_goal(T, P, k, st, start, radius, can_shoot, size, late, crowded0, crowded1):
+def _weighing_goal(T, P, k, st, start, radius, can_shoot, size, late):
     """``_hunter_goal`` for a small public set: the candidates weighing a point of the set are
     scored (rank ``T.ball_rank`` from the ``start``-th candidate breaks ties), every other one
     scores 0, or less if crowded: the first uncrowded one going round stands for them. -1 when
@@ -455,7 +454,7 @@ def _weighing_goal(T, P, k, st, start, radius, can_shoot, size, late, crowded0, 
     for turn in range(n):
         q = T.ball_points[a, i]
         i = i + 1 if i + 1 < n else 0
-        if not has(w0 | crowded0, w1 | crowded1, q):
+        if not has(w0 | st.crowd[0, 0], w1 | st.crowd[0, 1], q):  # neither weighing nor crowded
             return q if best < 0 or turn < best_turn else best_q
     return best_q if best == 0 else -1
 
