@@ -545,26 +545,27 @@ def play_game(T, P, st, policy, rng, log, density):
 def play_batch(T, P, st, policy, seed, start, out, sizes, density, captures, escapes, log):
     """Games ``start .. start+count-1`` of the run ``seed``, game i on its own stream (seed, i).
 
-    ``out[i]`` = winner, reason, end round, escape round, escape point, frogman HP, artillery
-    alive, final public-set size; ``sizes[i]`` = public-set size at the end of rounds 1..10."""
+    Column by column (each a contiguous row, returned as is): ``out[:, i]`` = winner, reason, end
+    round, escape round, escape point, frogman HP, artillery alive, final public-set size;
+    ``sizes[:, i]`` = public-set size at the end of rounds 1..10."""
     rng = st.rng
-    for i in range(out.shape[0]):
+    for i in range(out.shape[1]):
         seed_stream(rng, seed, start + i)
         play_game(T, P, st, policy, rng, log, density)
         alive = 0
         for k in range(P.n_art):
             if st.ahp[k] > 0:
                 alive += 1
-        out[i, 0] = st.g[WINNER]
-        out[i, 1] = st.g[REASON]
-        out[i, 2] = st.g[END_ROUND]
-        out[i, 3] = st.g[ESC_ROUND]
-        out[i, 4] = st.g[ESC_EXIT]
-        out[i, 5] = st.g[FHP]
-        out[i, 6] = alive
-        out[i, 7] = set_size(st.bel[0], st.bel[1])
+        out[0, i] = st.g[WINNER]
+        out[1, i] = st.g[REASON]
+        out[2, i] = st.g[END_ROUND]
+        out[3, i] = st.g[ESC_ROUND]
+        out[4, i] = st.g[ESC_EXIT]
+        out[5, i] = st.g[FHP]
+        out[6, i] = alive
+        out[7, i] = set_size(st.bel[0], st.bel[1])
         for r in range(10):
-            sizes[i, r] = st.sizes[r]
+            sizes[r, i] = st.sizes[r]
         if st.g[REASON] == CATCH or st.g[REASON] == SHOT:
             captures[st.g[FPOS]] += 1
         elif st.g[REASON] == ESCAPE:
@@ -580,8 +581,8 @@ def play_rows(rules, board, policy: np.ndarray, seed: int, start: int, count: in
 
     T = tables_for(board, rules.shot_range)
     P = params_for(rules)
-    out = np.zeros((count, 8), dtype=np.int64)
-    sizes = np.zeros((count, 10), dtype=np.int64)
+    out = np.empty((8, count), dtype=np.int64)  # every entry written by play_batch
+    sizes = np.empty((10, count), dtype=np.int64)
     density = np.zeros(T.n, dtype=np.int64)
     captures = np.zeros(T.n, dtype=np.int64)
     escapes = np.zeros(T.n, dtype=np.int64)
@@ -590,20 +591,20 @@ def play_rows(rules, board, policy: np.ndarray, seed: int, start: int, count: in
                density, captures, escapes, log)
     exit_of = np.full(T.n, -1, dtype=np.int64)
     exit_of[T.evac_points[:T.n_evac]] = np.arange(T.n_evac)
-    escape_point = out[:, 4]
+    escape_point = out[4]
     games = {
         "game": np.arange(start, start + count, dtype=np.int64),
-        "winner": out[:, 0].copy(),  # 0 frogman, 1 artillery
-        "end_reason": out[:, 1].copy(),  # index into state.REASONS
-        "end_round": out[:, 2].copy(),
-        "escape_round": out[:, 3].copy(),  # 0 if the frogman did not escape
+        "winner": out[0],  # 0 frogman, 1 artillery
+        "end_reason": out[1],  # index into state.REASONS
+        "end_round": out[2],
+        "escape_round": out[3],  # 0 if the frogman did not escape
         "escape_exit": np.where(escape_point >= 0, exit_of[np.maximum(escape_point, 0)], -1),  # 0..5 = A..F
-        "frogman_hp": out[:, 5].copy(),
-        "artillery_alive": out[:, 6].copy(),
-        "final_set": out[:, 7].copy(),
+        "frogman_hp": out[5],
+        "artillery_alive": out[6],
+        "final_set": out[7],
     }
     for r in range(10):
-        games[f"set_r{r + 1}"] = sizes[:, r].copy()  # public-set size at the end of round r+1, -1 if not reached
+        games[f"set_r{r + 1}"] = sizes[r]  # public-set size at the end of round r+1, -1 if not reached
     points = {"point": np.arange(T.n, dtype=np.int64), "density": density, "captures": captures,
               "escapes": escapes}
     return games, points, log
