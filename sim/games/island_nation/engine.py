@@ -356,11 +356,26 @@ def _resolve_events(T, P, st, log, player):
 # ---------------------------------------------------------------- an artillery's turn
 
 @njit(**INLINE)
+def _traitor_points(P, st, k):
+    """The points holding a living traitor other than artillery k (IN-SHOOT-7)."""
+    t0 = np.uint64(0)
+    t1 = np.uint64(0)
+    for t in range(P.n_art):
+        if t != k and st.ahp[t] > 0 and st.traitor[t] == 1:
+            t0, t1 = with_point(t0, t1, st.apos[t])
+    return t0, t1
+
+
+@njit(**INLINE)
 def _artillery_shots_region(T, P, st, k, d):
     """The points a shot of artillery k in direction d would hit the frogman on: the line up to
     the range, cut after the first point holding a traitor (IN-SHOOT-3, IN-SHOOT-7); and that
-    traitor (-1 if none)."""
+    traitor (-1 if none). With no other living traitor on the line, that is the whole line
+    (``T.linemask``)."""
     a = st.apos[k]
+    t0, t1 = _traitor_points(P, st, k)
+    if (T.linemask[a, d, 0] & t0) | (T.linemask[a, d, 1] & t1) == np.uint64(0):
+        return T.linemask[a, d, 0], T.linemask[a, d, 1], -1
     c0 = np.uint64(0)
     c1 = np.uint64(0)
     for j in range(T.line.shape[2]):

@@ -63,14 +63,14 @@ JIT = {"cache": True, "_nrt": False}
 INLINE = {"cache": True, "_nrt": False, "inline": "always"}
 
 
-State = np.dtype([
+State = np.dtype([  # the byte maps first: 64-byte aligned, so their vector loads and stores never split a cache line
+    ("threat", np.int8, (MAX_POINTS,)), ("spread", np.int8, (MAX_POINTS,)),
     ("bel", np.uint64, (2,)), ("planned_for", np.uint64, (2,)), ("rng", np.uint64, (4,)),
     ("g", np.int64, (G_SIZE,)), ("apos", np.int64, (MAX_ART,)), ("ahp", np.int64, (MAX_ART,)),
     ("abul", np.int64, (MAX_ART,)), ("traitor", np.int64, (MAX_ART,)), ("path", np.int64, (MAX_PATH,)),
     ("sizes", np.int64, (10,)), ("hand", np.int64, (MAX_ART + 1, MAX_CARD_TYPES)), ("deck", np.int64, (MAX_DECK,)),
     ("ability", np.int64, (MAX_ART, 3)), ("pending", np.int64, (8,)), ("scratch", np.int64, (16,)),
-    ("plan", np.int64, (6,)), ("spread", np.int8, (MAX_POINTS,)),
-    ("crowd", np.uint64, (MAX_ART - 1, 2)), ("threat", np.int8, (MAX_POINTS,)),
+    ("plan", np.int64, (6,)), ("crowd", np.uint64, (MAX_ART - 1, 2)),
 ], align=True)
 
 
@@ -265,9 +265,10 @@ def frogman_shot_victim(T, st, n_art, p, d):
     """Who a frogman's shot from ``p`` in direction ``d`` hits (IN-SHOOT-4/5): the loyal living
     artillery on the nearest occupied point of the line; on a shared point, the one with the
     fewest HP (the shooter's choice, IN-SHOOT-6). -1 if the line is empty."""
+    l0, l1 = artillery_mask(st, n_art, loyal_only=True)
     for j in range(T.line.shape[2]):
         c = T.line[p, d, j]
-        if c < 0:
+        if c < 0 or not has(l0, l1, c):
             continue
         victim = -1
         for k in range(n_art):
