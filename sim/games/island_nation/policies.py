@@ -40,7 +40,6 @@ from sim.games.island_nation.state import (
     ROUND,
     SHOOT,
     TRAITOR,
-    artillery_mask,
     first_point,
     frogman_shot_victim,
     has,
@@ -51,6 +50,7 @@ from sim.games.island_nation.state import (
     set_size,
     shot_keeps,
     union_of,
+    with_point,
 )
 
 FROGMAN_BOTS = ("random", "runner", "ghost")
@@ -159,6 +159,17 @@ def _place_score(T, P, st, q, steps_left, m0, m1):
 
 
 @njit(**INLINE)
+def _last_hp_points(P, st):
+    """The points holding a living loyal artillery down to its last HP (one hit kills it, IN-DEATH-1)."""
+    w0 = np.uint64(0)
+    w1 = np.uint64(0)
+    for k in range(P.n_art):
+        if st.ahp[k] == 1 and st.traitor[k] == 0:
+            w0, w1 = with_point(w0, w1, st.apos[k])
+    return w0, w1
+
+
+@njit(**INLINE)
 def frogman_shot(bot, T, P, st, rng):
     """A direction to shoot before moving (IN-SHOOT-1), or -1."""
     if st.g[FBUL] <= 0:
@@ -168,10 +179,12 @@ def frogman_shot(bot, T, P, st, rng):
     if bot != GHOST:
         return -1
     f = st.g[FPOS]
-    m0, m1 = artillery_mask(st, P.n_art)
+    w0, w1 = _last_hp_points(P, st)
+    if w0 | w1 == np.uint64(0):
+        return -1
     for d in range(6):
-        if (T.linemask[f, d, 0] & m0) | (T.linemask[f, d, 1] & m1) == np.uint64(0):
-            continue  # nobody on this line
+        if (T.linemask[f, d, 0] & w0) | (T.linemask[f, d, 1] & w1) == np.uint64(0):
+            continue  # the first loyal artillery on this line, if any, survives a hit
         v = frogman_shot_victim(T, st, P.n_art, f, d)
         if v >= 0 and st.ahp[v] == 1:
             if loyal_alive(st, P.n_art) == 1:
