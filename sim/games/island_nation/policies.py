@@ -374,17 +374,21 @@ def _patrol(T, P, k, st, spent, shot, can_draw):
 @njit(**INLINE)
 def _count_crowds(T, P, k, st):
     """``st.crowd[i]``: the points within 1 road step of at least i + 1 other living loyal artillery
-    than k (bit-sliced counts, one set per count)."""
-    st.crowd[:, :] = 0
+    than k (bit-sliced counts, one set per count: at least 1, 2, 3 and 4 of the MAX_ART - 1 others,
+    counted in registers and stored once)."""
+    one0 = one1 = two0 = two1 = three0 = three1 = four0 = four1 = np.uint64(0)
     for j in range(P.n_art):
         if j != k and st.ahp[j] > 0 and st.traitor[j] == 0:
             m0 = T.ballmask[st.apos[j], 1, 0]
             m1 = T.ballmask[st.apos[j], 1, 1]
-            for i in range(st.crowd.shape[0] - 1, 0, -1):
-                st.crowd[i, 0] |= st.crowd[i - 1, 0] & m0
-                st.crowd[i, 1] |= st.crowd[i - 1, 1] & m1
-            st.crowd[0, 0] |= m0
-            st.crowd[0, 1] |= m1
+            four0, four1 = four0 | (three0 & m0), four1 | (three1 & m1)
+            three0, three1 = three0 | (two0 & m0), three1 | (two1 & m1)
+            two0, two1 = two0 | (one0 & m0), two1 | (one1 & m1)
+            one0, one1 = one0 | m0, one1 | m1
+    st.crowd[0, 0], st.crowd[0, 1] = one0, one1
+    st.crowd[1, 0], st.crowd[1, 1] = two0, two1
+    st.crowd[2, 0], st.crowd[2, 1] = three0, three1
+    st.crowd[3, 0], st.crowd[3, 1] = four0, four1
 
 
 @njit(**INLINE)
