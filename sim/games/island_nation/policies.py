@@ -34,6 +34,7 @@ from sim.games.island_nation.state import (
     HEAL,
     INLINE,
     JIT,
+    MAX_POINTS,
     MOVE,
     ONE,
     RADAR,
@@ -84,27 +85,29 @@ def artillery_start(bot, k, T, st, rng):
 def _farthest_point(T, st, k, offset):
     """The numbered point farthest by road from the k artillery placed so far, ties to the first
     going round the numbered points from the ``offset``-th. ``st.spread[i]`` keeps the distance
-    from the i-th numbered point to the nearest of them, brought up to date with artillery k - 1
-    (plain loops over the int8 rows, which the compiler vectorises)."""
+    from the i-th numbered point to the nearest of them, brought up to date with artillery k - 1.
+    Whole 128-byte rows (padded with -1, which is never the farthest) in loops without an early exit,
+    which the compiler vectorises: the farthest are marked in a bitset of indices, whose first member
+    from ``offset`` on is taken, else its first."""
     row = T.numbered_dist[st.apos[k - 1]]
-    n = T.n_numbered
-    spread = st.spread[:n]
-    if k == 1:
-        for i in range(n):
-            spread[i] = row[i]
-    else:
-        for i in range(n):
-            spread[i] = min(row[i], spread[i])
+    spread = st.spread
+    for i in range(MAX_POINTS):
+        spread[i] = row[i] if k == 1 else min(row[i], spread[i])
     farthest = np.int8(0)
-    for i in range(n):
+    for i in range(MAX_POINTS):
         farthest = max(farthest, spread[i])
-    for i in range(offset, n):
-        if spread[i] == farthest:
-            return T.numbered_points[i]
-    for i in range(offset):
-        if spread[i] == farthest:
-            return T.numbered_points[i]
-    return -1
+    t0 = np.uint64(0)
+    t1 = np.uint64(0)
+    for i in range(64):
+        t0 |= np.uint64(spread[i] == farthest) << np.uint64(i)
+        t1 |= np.uint64(spread[64 + i] == farthest) << np.uint64(i)
+    high = np.uint64(offset >> 6) - ONE  # all ones for an offset in the first word
+    from_offset = ~np.uint64(0) << np.uint64(offset & 63)
+    a0 = t0 & from_offset & high
+    a1 = t1 & (from_offset | high)
+    if a0 | a1 != np.uint64(0):
+        return T.numbered_points[first_point(a0, a1)]
+    return T.numbered_points[first_point(t0, t1)]
 
 
 # ---------------------------------------------------------------- frogman

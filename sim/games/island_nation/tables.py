@@ -4,7 +4,8 @@
 table as a field of fixed shape, sized for the largest map (``MAX_POINTS`` points, shot range 3),
 so compiled code receives all of it as one pointer and still reads ``T.road_step[p, d]``. Rows and
 columns past the map's ``n`` points are padding no decision reads (steps, lines and points -1,
-distances ``DIST_CAP``, sets empty); the live counts are scalar fields (``n``, ``n_evac``,
+distances ``DIST_CAP``, sets empty; ``numbered_dist`` past the numbered points -1, which the
+hunter's placement scans as never farthest); the live counts are scalar fields (``n``, ``n_evac``,
 ``n_numbered``; ``n_cards``, ``deck_n``, ``n_abilities``).
 
 ``Tables`` holds what depends on the map (and the shot range): road steps, shot lines (-1 past the
@@ -22,7 +23,8 @@ shot range), road distances, the evac points, and the bitset tables of the publi
   if p == q or q is out of reach).
 * ``zonemask[p, r]``: every point a hunter within ``r`` road steps of ``p`` weighs: the lines and
   neighbours of each such point, and the points within 3 steps of each such evac point.
-* ``numbered_dist[p, i]``: road distance from p to the i-th numbered point.
+* ``numbered_dist[p, i]``: road distance from p to the i-th numbered point (-1 past the numbered
+  points, so whole rows can be scanned for the farthest).
 * ``roadmask[p]``: the points one road step from p.
 * ``ball_rank[p, q]``: the place of q in ``ball_points[p]`` (points by road distance from p).
 * ``weighers[s]``: the points whose hunter score weighs point s: s is on one of their shot lines or
@@ -130,7 +132,7 @@ def pack_board(board, shot_range: int = 3) -> np.record:
     T = record(Tables)
     T.n, T.n_evac, T.n_numbered = n, evac_points.size, numbered.size
     for name, pad in (("road_step", -1), ("line", -1), ("road_dist", DIST_CAP), ("ball_points", -1),
-                      ("toward", -1), ("numbered_dist", DIST_CAP), ("ball_rank", -1), ("road_from", -1),
+                      ("toward", -1), ("numbered_dist", -1), ("ball_rank", -1), ("road_from", -1),
                       ("evac_points", -1), ("numbered_points", -1)):
         getattr(T, name)[...] = pad
     T.road_step[:n] = road_step
