@@ -52,6 +52,7 @@ from sim.games.island_nation.state import (
     shot_keeps,
     union_of,
     with_point,
+    word_masks,
 )
 
 FROGMAN_BOTS = ("random", "runner", "ghost")
@@ -101,10 +102,10 @@ def _farthest_point(T, st, k, offset):
     for i in range(64):
         t0 |= np.uint64(spread[i] == farthest) << np.uint64(i)
         t1 |= np.uint64(spread[64 + i] == farthest) << np.uint64(i)
-    high = np.uint64(offset >> 6) - ONE  # all ones for an offset in the first word
-    from_offset = ~np.uint64(0) << np.uint64(offset & 63)
-    a0 = t0 & from_offset & high
-    a1 = t1 & (from_offset | high)
+    low = word_masks(offset)[0]  # all ones for an offset in the first word
+    from_offset = ~np.uint64(0) << np.uint64(offset & 63)  # in the offset's word
+    a0 = t0 & from_offset & low
+    a1 = t1 & (from_offset | low)  # all of the second word if the offset is in the first
     if a0 | a1 != np.uint64(0):
         return T.numbered_points[first_point(a0, a1)]
     return T.numbered_points[first_point(t0, t1)]

@@ -95,7 +95,7 @@ def set_size(s0, s1):
 
 
 @njit(**JIT)
-def _word_masks(p):
+def word_masks(p):
     """(all ones, 0) for a point 0 <= p < 64 of the first word, (0, all ones) for 64 <= p < 128: a
     point's word chosen without a branch (which word a point is in is hard to predict)."""
     high = np.uint64(p >> 6)
@@ -104,20 +104,20 @@ def _word_masks(p):
 
 @njit(**JIT)
 def has(s0, s1, p):
-    low, high = _word_masks(p)
+    low, high = word_masks(p)
     return ((s0 & low) | (s1 & high)) >> np.uint64(p & 63) & ONE == ONE
 
 
 @njit(**JIT)
 def with_point(s0, s1, p):
-    low, high = _word_masks(p)
+    low, high = word_masks(p)
     bit = ONE << np.uint64(p & 63)
     return s0 | (bit & low), s1 | (bit & high)
 
 
 @njit(**JIT)
 def without_point(s0, s1, p):
-    low, high = _word_masks(p)
+    low, high = word_masks(p)
     bit = ONE << np.uint64(p & 63)
     return s0 & ~(bit & low), s1 & ~(bit & high)
 
@@ -153,7 +153,7 @@ def stepped(step, d, s0, s1):
         while x != np.uint64(0):
             q = step[64 * w + lowest_bit(x), d]
             x &= x - ONE
-            low, high = _word_masks(q)
+            low, high = word_masks(q)
             bit = (ONE << np.uint64(q & 63)) & (np.uint64(0) - np.uint64(q >= 0))
             r0 |= bit & low
             r1 |= bit & high
