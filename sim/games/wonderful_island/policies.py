@@ -148,7 +148,7 @@ def strongest_rival(sp, p, n, need_votes):
     best, best_v = -1, -1
     for q in range(n):
         v = st[SEAT + q, S_VOTES] if need_votes else total_votes(sp, q)
-        better = (q != p) & (st[SEAT + q, S_JAILED] == 0) & is_rival(sp, p, q) & (v > best_v) & (
+        better = (st[SEAT + q, S_JAILED] == 0) & is_rival(sp, p, q) & (v > best_v) & (
             not need_votes or v > 0)
         best = q if better else best
         best_v = v if better else best_v
@@ -195,7 +195,7 @@ def hostile_target(sp, p, prim):
     if prim == P_SUBPOENA:
         first = -1  # a rival one subpoena from jail goes first (the first such; a select per player)
         for q in range(n - 1, -1, -1):
-            near = (q != p) & (st[SEAT + q, S_JAILED] == 0) & (st[SEAT + q, S_SUBP] == 2) & is_rival(sp, p, q)
+            near = (st[SEAT + q, S_JAILED] == 0) & (st[SEAT + q, S_SUBP] == 2) & is_rival(sp, p, q)
             first = q if near else first
         if first >= 0:
             return first
