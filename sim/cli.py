@@ -26,7 +26,9 @@ ScenarioOpt = Annotated[str, typer.Option("--scenario", "-s", help="Scenario nam
 SetOpt = Annotated[list[str] | None, typer.Option("--set", help="Override a rule: key=value (repeatable)")]
 PlayersOpt = Annotated[int | None, typer.Option("--players", "-p", help="Shorthand for --set players=N")]
 PolicyOpt = Annotated[list[str] | None,
-                      typer.Option("--policy", help="Bot per role: ROLE=BOT, e.g. 0=counter or all=random")]
+                      typer.Option("--policy", help="Bot per role: ROLE=BOT, e.g. 0=counter or all=random; "
+                                   "the search bot takes a budget: 0=search or 0=search:rollouts=64 "
+                                   "(options per game: `sim games`)")]
 SeedOpt = Annotated[int, typer.Option("--seed", help="Run seed; game i uses the stream (seed, i)")]
 
 
@@ -48,6 +50,8 @@ def games_command() -> None:
         console.print(f"  players: {', '.join(map(str, spec.player_counts))}")
         for role in spec.roles:
             console.print(f"  bots for {role}: {', '.join(spec.bots[role])}  (weakest → strongest)")
+        if spec.search is not None:
+            console.print(f"  search bot (any role): {spec.search.syntax()}")
         console.print(f"  scenarios: {', '.join(list_scenarios(spec.name)) or '(none)'}")
 
 

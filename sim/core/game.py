@@ -62,13 +62,37 @@ class Trace:
 
 
 @dataclass(frozen=True)
+class SearchBot:
+    """A game's search bot: chosen like any bot (``--policy ROLE=search``), with an integer budget.
+
+    ``options`` lists each budget option as (name, default, what it sets). A choice may override
+    any of them: ``search:rollouts=64,worlds=8``. The search bot is never a role's default (it is
+    far slower than the scripted bots): its index in the policy array is ``len(bots[role])``, one
+    past the scripted bots.
+    """
+
+    name: str = "search"
+    options: tuple[tuple[str, int, str], ...] = ()
+
+    @property
+    def defaults(self) -> dict[str, int]:
+        return {name: default for name, default, _ in self.options}
+
+    def syntax(self) -> str:
+        """How to choose it, for ``sim games`` and ``--help``."""
+        parts = ", ".join(f"{name}={default} ({what})" for name, default, what in self.options)
+        return f"{self.name}[:OPTION=N,...]; options: {parts}" if parts else self.name
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """A registered game: what it is, its rules model, its bots, and its engine entry points.
 
     ``play(rules, policy, seed, start, count) -> Chunk`` plays games ``start .. start+count-1``
     of the run ``seed``; game ``i`` uses ``sim.core.rng.game_stream(seed, i)`` and nothing else.
-    ``policy`` is an int array indexed like ``roles``: the bot of each role, as an index into
-    ``bots[role]``.
+    ``policy`` is an int array (``policy_array``): first the bot of each role, indexed like
+    ``roles``, as an index into ``bots[role]`` (``len(bots[role])`` for the search bot); then, when
+    the game has a search bot, its options for each role in turn (``search_options``).
     """
 
     name: str
@@ -76,7 +100,7 @@ class GameSpec:
     rules_model: type[BaseModel]
     player_counts: tuple[int, ...]
     roles: tuple[str, ...]
-    bots: Mapping[str, tuple[str, ...]]  # per role, weakest to strongest
+    bots: Mapping[str, tuple[str, ...]]  # per role, the scripted bots, weakest to strongest
     play: Callable[[BaseModel, np.ndarray, int, int, int], Chunk]
     metrics: Callable[[BaseModel], list[Metric]]
     per_game: Callable[[BaseModel, Chunk], Columns]  # metric name -> int64 per game
@@ -85,9 +109,16 @@ class GameSpec:
     trace: Callable[[BaseModel, np.ndarray, int, int], Trace]
     description: str = ""
     extras: Mapping[str, Any] = field(default_factory=dict)  # game-specific hooks (plots, maps)
+    search: SearchBot | None = None  # the search bot, if the game has one
+
+    def choices(self, role: str) -> tuple[str, ...]:
+        """Every bot name a role accepts: the scripted bots, then the search bot."""
+        return tuple(self.bots[role]) + ((self.search.name,) if self.search else ())
 
     def policy_array(self, rules: BaseModel, chosen: Mapping[str, str] | None = None) -> np.ndarray:
-        """Bot index per role. Unnamed roles get the strongest bot; ``all=BOT`` sets every role."""
+        """Bot index per role, then the search options per role (defaults where not chosen).
+
+        Unnamed roles get the strongest scripted bot; ``all=BOT`` sets every role."""
         from sim.core.errors import UserError
 
         chosen = dict(chosen or {})
@@ -96,14 +127,52 @@ class GameSpec:
             if role not in self.roles:
                 raise UserError(f"--policy {role}=...: {self.name} has no role {role!r}; roles are "
                                 + ", ".join(self.roles) + " (or all)")
-        policy = np.empty(len(self.roles), dtype=np.int64)
+        width = len(self.search.options) if self.search else 0
+        policy = np.empty(len(self.roles) * (1 + width), dtype=np.int64)
         for i, role in enumerate(self.roles):
-            bots = self.bots[role]
-            name = chosen.get(role, everyone or bots[-1])
-            if name not in bots:
-                raise UserError(f"--policy {role}={name}: expected one of {', '.join(bots)}")
-            policy[i] = bots.index(name)
+            text = chosen.get(role, everyone or self.bots[role][-1])
+            name, _, options = text.partition(":")
+            if name not in self.choices(role):
+                raise UserError(f"--policy {role}={text}: expected one of {', '.join(self.choices(role))}")
+            if options and (self.search is None or name != self.search.name):
+                raise UserError(f"--policy {role}={text}: only the search bot takes options")
+            policy[i] = self.choices(role).index(name)
+            if width:
+                start = len(self.roles) + i * width
+                policy[start:start + width] = list(self._search_budget(role, text, options).values())
         return policy
 
+    def _search_budget(self, role: str, text: str, options: str) -> dict[str, int]:
+        """The search options of ``search:k=v,...``, defaults for those not given."""
+        from sim.core.errors import UserError
+
+        assert self.search is not None
+        budget = self.search.defaults
+        for item in filter(None, (part.strip() for part in options.split(","))):
+            key, sep, value = item.partition("=")
+            if not sep or key not in budget:
+                raise UserError(f"--policy {role}={text}: {item!r}: expected OPTION=N with OPTION one of "
+                                + ", ".join(budget))
+            if not value.strip().isdigit() or int(value) < 1:
+                raise UserError(f"--policy {role}={text}: {key}: expected a whole number >= 1; found {value!r}")
+            budget[key] = int(value)
+        return budget
+
     def policy_names(self, policy: np.ndarray) -> dict[str, str]:
-        return {role: self.bots[role][int(policy[i])] for i, role in enumerate(self.roles)}
+        """Bot name per role; a search bot with its options where they differ from the defaults."""
+        names = {}
+        for i, role in enumerate(self.roles):
+            name = self.choices(role)[int(policy[i])]
+            if self.search is not None and name == self.search.name:
+                width = len(self.search.options)
+                values = policy[len(self.roles) + i * width: len(self.roles) + (i + 1) * width]
+                changed = [f"{key}={int(v)}" for (key, default, _), v in zip(self.search.options, values,
+                                                                             strict=True) if v != default]
+                name += ":" + ",".join(changed) if changed else ""
+            names[role] = name
+        return names
+
+    def search_options(self, policy: np.ndarray) -> np.ndarray:
+        """The search options as a (roles, options) int64 array (the defaults for roles without search)."""
+        width = len(self.search.options) if self.search else 0
+        return np.asarray(policy[len(self.roles):], dtype=np.int64).reshape(len(self.roles), width)
