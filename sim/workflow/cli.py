@@ -192,6 +192,8 @@ def report_command(
     games: GamesOpt = 50_000,
     analysis_games: Annotated[int, typer.Option(help="Paired games per sensitivity move (0: skip)")] = 20_000,
     ladder_games: Annotated[int, typer.Option(help="Games per ladder matchup (0: skip)")] = 5_000,
+    robust_games: Annotated[int, typer.Option(help="Games per arm of the stronger-play check when no "
+                                              "`sim robust --out OUT/robust` result is cached (0: skip)")] = 1_000,
     seed: SeedOpt = 0,
     jobs: JobsOpt = -1,
     out: OutOpt = Path("reports"),
@@ -206,7 +208,8 @@ def report_command(
         console.print(f"{rep.spec.name}: {rep.path} · {len(rep.pages)} pages · {rep.elapsed_s:.0f} s · widest "
                       f"headline interval ±{100 * widest:.2f} points{flag}")
 
-    _, overview, total = report(games_, out, games, analysis_games, ladder_games, seed, _jobs(jobs), done)
+    _, overview, total = report(games_, out, games, analysis_games, ladder_games, seed, _jobs(jobs), done,
+                                robust_games)
     console.print(f"overview: {overview} · total {total / 60:.1f} min")
 
 

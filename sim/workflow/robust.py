@@ -8,8 +8,8 @@ with its 95 % interval, Holm-corrected over the metrics of the arm like ``sim co
 
 A conclusion *flips* when
 
-- a win rate is on the other side of 50 % under search (for seated games with more than two
-  players, also of the fair share 1/players);
+- a win rate is on the other side of 50 % under search (for more than two seats alike, of their
+  fair share 1/players instead: no seat of three is meant to win half its games);
 - two roles (three or more ranked: seats, camps) swap places: the within-arm paired difference of
   their win rates changes sign;
 - two items of a ranking the game provides swap places (``spec.extras["robust_ranks"]``: a
@@ -332,12 +332,10 @@ def _known(row: dict) -> bool:
 
 
 def fair_lines(spec: GameSpec, rules: BaseModel) -> dict[str, float]:
-    """The lines a win rate's conclusion is read against: 50 %, and for seats the fair share 1/players."""
-    lines = {"50 % line": 0.5}
+    """The line a win rate's conclusion is read against: 50 % (a side, a camp, one of two seats), or for
+    more than two seats alike their fair share 1/players."""
     players = len(active_roles(spec, rules))
-    if is_seated(spec) and players > 2:
-        lines["fair share"] = 1 / players
-    return lines
+    return {"fair share": 1 / players} if is_seated(spec) and players > 2 else {"50 % line": 0.5}
 
 
 # ------------------------------------------------------------------------------------------ robust
@@ -487,8 +485,8 @@ def robust_figure(r: Robustness):
         ax.grid(axis="y", alpha=0.3)
     for ax in list(axes.flat)[len(labels):]:
         ax.axis("off")
-    fig.suptitle(latin(f"{r.title}: headline metrics under search ({r.n_games:,} games per arm, same seeds; "
-                       "95 % intervals; red: change beyond noise)"), fontsize=9)
+    fig.suptitle(latin(f"{r.title}: headline metrics under search\n({r.n_games:,} games per arm, the same "
+                       "games in every arm; 95 % intervals; red: change beyond noise)"), fontsize=9)
     fig.tight_layout()
     return fig
 

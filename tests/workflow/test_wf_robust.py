@@ -227,3 +227,35 @@ def test_cli_prints_the_table_and_the_flips_and_writes_the_files(sim_main, tmp_p
     frame = pl.read_csv(tmp_path / "toy-search-robust.csv")
     assert set(frame["arm"]) == {"search as 0", "search as 1", "search as all"} and (frame["n"] == 2000).all()
     assert ((frame["lo"] <= frame["value"]) & (frame["value"] <= frame["hi"])).all()
+
+
+def _pdf_text(path, pages):
+    from pypdf import PdfReader
+
+    reader = PdfReader(str(path))
+    return "\n".join(reader.pages[i].extract_text() for i in pages)
+
+
+def test_report_page_plays_a_small_check_or_uses_a_fresh_cached_one(tmp_path):
+    from sim.workflow.report import report
+
+    def stronger_play(n_report):
+        (rep,), _, _ = report([SEARCHING], tmp_path, n_games=2000, analysis_games=0, ladder_games=0, seed=3,
+                              robust_games=n_report)
+        first = rep.pages.index("Stronger play")
+        return rep, _pdf_text(rep.path, range(first, len(rep.pages)))
+
+    rep, text = stronger_play(1000)
+    assert rep.pages[-2:] == ["Stronger play"] * 2  # the summary with the table, then the plot
+    assert "Does it hold under stronger play?" in text and "Played for this report: 1,000 games per arm" in text
+    assert "search: 1" in text and "seat 1 wins" in text and "[" in text and "YES" in text
+    assert "headline metrics under search" in text and "Conclusions that flip" in text
+    assert rep.robust is not None and rep.robust.n_games == 1000
+
+    write_robust(robust(SEARCHING, "base", 2000, seed=3), tmp_path / "robust")
+    rep, text = stronger_play(1000)
+    assert "Cached result of `sim robust toy-search --scenario base" in text and "2,000 games per arm" in text
+    assert rep.robust.n_games == 2000
+
+    rep, text = stronger_play(0)  # the cached result is still used when the report plays none itself
+    assert rep.robust.n_games == 2000
