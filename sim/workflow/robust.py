@@ -327,6 +327,22 @@ def ranking_flips(arm: str, name: str, base: pl.DataFrame, now: pl.DataFrame) ->
     return flips
 
 
+def table_ranks(tables, table: str, item: str, by: str | None = None):
+    """A ``robust_ranks`` hook from one of the game's tables: its rows ranked by ``value`` (with ``lo``,
+    ``hi``, ``n``), named by the ``item`` column, one ranking per value of ``by`` if given. E.g. venues
+    within each support-card bucket: ``table_ranks(analysis.tables, "venue values ...", "venue",
+    by="support_cards")``; ``tables`` is the game's ``(rules, RunSummary) -> {name: DataFrame}``."""
+
+    def ranks(rules: BaseModel, summary: RunSummary) -> dict[str, pl.DataFrame]:
+        frame = tables(rules, summary)[table]
+        groups = frame.partition_by(by, maintain_order=True, as_dict=True) if by else {(): frame}
+        return {(f"{table}, {by} {key[0]}" if by else table):
+                part.select(pl.col(item).cast(pl.String).alias("item"), "value", "lo", "hi", "n")
+                for key, part in groups.items()}
+
+    return ranks
+
+
 def _known(row: dict) -> bool:
     return row["n"] > 0 and all(math.isfinite(row[k]) for k in ("value", "lo", "hi"))
 

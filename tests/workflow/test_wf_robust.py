@@ -259,3 +259,43 @@ def test_report_page_plays_a_small_check_or_uses_a_fresh_cached_one(tmp_path):
 
     rep, text = stronger_play(0)  # the cached result is still used when the report plays none itself
     assert rep.robust.n_games == 2000
+
+
+def test_bench_search_times_one_search_seat_and_counts_its_decisions():
+    """scripts/bench_search.py on the toy: one seat searches (the seats are alike), one decision per game."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "scripts" / "bench_search.py"
+    spec = importlib.util.spec_from_file_location("bench_search", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    figures = module.bench_search(seconds=0.05, specs=[GAME, SEARCHING])
+    assert list(figures) == ["toy-search"]  # the game without a search bot is left out
+    toy = figures["toy-search"]
+    assert toy["search_budget"] == {"rollouts": 2} and list(toy["by_role"]) == ["0"]
+    row = toy["by_role"]["0"]
+    assert row["bots"]["0"] == "search" and row["bots"]["1"] == "smart"
+    assert row["search_decisions_per_game"] == 1.0 and row["games"] > 0 and row["games_per_s_per_core"] > 0
+
+
+def test_a_ranking_hook_can_come_from_one_of_the_games_tables():
+    """table_ranks: the rows of a game table ranked within each group, as robust_ranks wants them."""
+    from sim.core.runner import RunSummary
+    from sim.workflow.robust import table_ranks
+
+    def tables(rules, summary):
+        return {"venue values": pl.DataFrame({
+            "venue": ["street", "rally", "street", "rally"], "support_cards": ["0-1", "0-1", "2-3", "2-3"],
+            "value": [1.0, 2.0, 3.0, 0.5], "lo": [0.9, 1.9, 2.9, 0.4], "hi": [1.1, 2.1, 3.1, 0.6],
+            "n": [10, 10, 10, 10], "unit": ["votes"] * 4})}
+
+    hook = table_ranks(tables, "venue values", "venue", by="support_cards")
+    ranks = hook(None, RunSummary())
+    assert list(ranks) == ["venue values, support_cards 0-1", "venue values, support_cards 2-3"]
+    assert ranks["venue values, support_cards 2-3"].columns == ["item", "value", "lo", "hi", "n"]
+    assert ranks["venue values, support_cards 2-3"]["item"].to_list() == ["street", "rally"]
+    flips = ranking_flips("search as all", "venues", ranks["venue values, support_cards 0-1"],
+                          ranks["venue values, support_cards 2-3"])
+    assert [f.beyond_noise for f in flips] == [True]
+    assert list(table_ranks(tables, "venue values", "venue")(None, RunSummary())) == ["venue values"]
