@@ -180,7 +180,7 @@ def robust_command(
     from sim.workflow.robust import print_robust, robust, write_robust
 
     result = robust(game, scenario, games, seed, _jobs(jobs), parse_policies(policy), budget, players,
-                    tuple(set_ or ()))
+                    tuple(set_ or ()), progress=None)
     print_robust(result)
     if out is not None:
         for path in write_robust(result, out):

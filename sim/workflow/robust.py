@@ -8,8 +8,9 @@ with its 95 % interval, Holm-corrected over the metrics of the arm like ``sim co
 
 A conclusion *flips* when
 
-- a win rate is on the other side of 50 % under search (for more than two seats alike, of their
-  fair share 1/players instead: no seat of three is meant to win half its games);
+- a win rate is on the other side of 50 % under search; for more than two seats alike, a seat's win
+  rate is on the other side of the average seat's instead (no seat of three is meant to win half its
+  games, and where wins may be shared the average is above 1/players);
 - two roles (three or more ranked: seats, camps) swap places: the within-arm paired difference of
   their win rates changes sign;
 - two items of a ranking the game provides swap places (``spec.extras["robust_ranks"]``: a
@@ -44,7 +45,15 @@ from pydantic import BaseModel
 from sim.core import stats
 from sim.core.errors import UserError
 from sim.core.game import GameSpec, Metric
-from sim.core.runner import RunSummary, _iter_parallel, chunk_plan, resolve_scenario, summarize_chunk
+from sim.core.runner import (
+    RunSummary,
+    _iter_parallel,
+    _make_progress,
+    _progress_enabled,
+    chunk_plan,
+    resolve_scenario,
+    summarize_chunk,
+)
 from sim.core.scenario import Scenario
 from sim.workflow.common import DEFAULT_CHUNK, active_roles, headline_metrics, is_seated, latin, resolve_game
 from sim.workflow.compare import judge
@@ -106,7 +115,7 @@ class Flip:
     """A balance conclusion of the baseline that the arm reverses."""
 
     arm: str
-    kind: str  # "50 % line", "fair share", "role rank" or the name of a game ranking
+    kind: str  # "50 % line", "average seat", "role rank" or the name of a game ranking
     text: str
     beyond_noise: bool
 
@@ -239,17 +248,28 @@ def _robust_chunk(spec: GameSpec, rules: BaseModel, policies: list[np.ndarray], 
 
 
 def play_arms(spec: GameSpec, rules: BaseModel, arms: list[Arm], metrics: list[Metric], ranked: list[Metric],
-              n_games: int, seed: int, jobs: int = 1, chunk_size: int = DEFAULT_CHUNK) -> list[ArmSums]:
-    """Every arm on games 0..n_games-1 of the run ``seed``, chunk by chunk (same streams in every arm)."""
+              n_games: int, seed: int, jobs: int = 1, chunk_size: int = DEFAULT_CHUNK,
+              progress: bool | None = None) -> list[ArmSums]:
+    """Every arm on games 0..n_games-1 of the run ``seed``, chunk by chunk (same streams in every arm);
+    a progress bar of game indices done (every arm) on a terminal."""
     names, ranked_names = [m.name for m in metrics], [m.name for m in ranked]
     policies = [arm.policy for arm in arms]
     size = max(256, min(chunk_size, -(-n_games // (4 * max(1, jobs)))))
     tasks = [(spec, rules, policies, names, ranked_names, seed, start, count)
              for start, count in chunk_plan(n_games, size)]
     totals = [ArmSums() for _ in arms]
-    for _, parts in _iter_parallel(tasks, max(1, jobs), "loky", None, work=_robust_chunk):
-        for total, part in zip(totals, parts, strict=True):
-            total.add(part)
+    bar = _make_progress(n_games) if _progress_enabled(progress) else None
+    try:
+        if bar is not None:
+            bar[0].start()
+        for _, parts in _iter_parallel(tasks, max(1, jobs), "loky", None, work=_robust_chunk):
+            for total, part in zip(totals, parts, strict=True):
+                total.add(part)
+            if bar is not None:
+                bar[0].update(bar[1], advance=parts[0].summary.n_games)
+    finally:
+        if bar is not None:
+            bar[0].stop()
     return totals
 
 
@@ -274,16 +294,46 @@ def _unsettled(before: bool, after: bool) -> str:
     return " (" + " and ".join(w for w, sure in (("baseline", before), ("arm", after)) if not sure) + " not settled)"
 
 
-def line_flips(arm: str, base: stats.Estimate, value: stats.Estimate, metric: Metric, lines: dict[str, float]
-               ) -> list[Flip]:
-    """A win rate that crosses 50 % (or the fair share) between the baseline and the arm."""
+def line_flips(arm: str, base: stats.Estimate, value: stats.Estimate, metric: Metric) -> list[Flip]:
+    """A win rate that crosses 50 % between the baseline and the arm."""
+    (was, was_sure), (now, now_sure) = _side(base, 0.5), _side(value, 0.5)
+    if not (was and now and was != now):
+        return []
+    where = {1: "above", -1: "below"}
+    return [Flip(arm, "50 % line", f"{metric.label}: {where[was]} 50 % ({100 * base.value:.2f}%) -> {where[now]} "
+                 f"({100 * value.value:.2f}%)" + _unsettled(was_sure, now_sure), was_sure and now_sure)]
+
+
+def _cross(sums: ArmSums, a: str, b: str) -> int:
+    """Σ x_a x_b over the run's games (Σ x_a² when a is b)."""
+    if a == b:
+        return sums.summary.sumsq[a]
+    return sums.cross[(a, b)] if (a, b) in sums.cross else sums.cross[(b, a)]
+
+
+def _excess(sums: ArmSums, seat: str, seats: list[str]) -> stats.Estimate:
+    """A seat's win rate minus the average seat's, a mean over the run's games of the per-game contrast
+    x_seat - mean_j x_j, with its t interval (from the sums, squares and cross sums)."""
+    weights = {m: (1.0 if m == seat else 0.0) - 1.0 / len(seats) for m in seats}
+    total = sum(w * sums.summary.sums[m] for m, w in weights.items())
+    square = sum(wa * wb * _cross(sums, a, b) for (a, wa), (b, wb) in itertools.product(weights.items(), repeat=2))
+    return stats.mean_from_sums(total, square, sums.summary.n_games)
+
+
+def seat_flips(arm: str, base: ArmSums, sums: ArmSums, seats: list[Metric]) -> list[Flip]:
+    """A seat that wins more than the average seat in the baseline and less in the arm (or the reverse)."""
+    names = [m.name for m in seats]
     flips = []
-    for kind, line in lines.items():
-        (was, was_sure), (now, now_sure) = _side(base, line), _side(value, line)
+    for metric in seats:
+        before, after = _excess(base, metric.name, names), _excess(sums, metric.name, names)
+        (was, was_sure), (now, now_sure) = _side(before, 0.0), _side(after, 0.0)
         if was and now and was != now:
             where = {1: "above", -1: "below"}
-            flips.append(Flip(arm, kind, f"{metric.label}: {where[was]} {100 * line:.4g} % "
-                              f"({100 * base.value:.2f}%) -> {where[now]} ({100 * value.value:.2f}%)"
+            rate_b = base.summary.sums[metric.name] / base.summary.n_games
+            rate_a = sums.summary.sums[metric.name] / sums.summary.n_games
+            flips.append(Flip(arm, "average seat", f"{metric.label}: {where[was]} the average seat "
+                              f"({100 * rate_b:.2f}% vs {100 * (rate_b - before.value):.2f}%) -> {where[now]} "
+                              f"({100 * rate_a:.2f}% vs {100 * (rate_a - after.value):.2f}%)"
                               + _unsettled(was_sure, now_sure), was_sure and now_sure))
     return flips
 
@@ -347,18 +397,11 @@ def _known(row: dict) -> bool:
     return row["n"] > 0 and all(math.isfinite(row[k]) for k in ("value", "lo", "hi"))
 
 
-def fair_lines(spec: GameSpec, rules: BaseModel) -> dict[str, float]:
-    """The line a win rate's conclusion is read against: 50 % (a side, a camp, one of two seats), or for
-    more than two seats alike their fair share 1/players."""
-    players = len(active_roles(spec, rules))
-    return {"fair share": 1 / players} if is_seated(spec) and players > 2 else {"50 % line": 0.5}
-
-
 # ------------------------------------------------------------------------------------------ robust
 def robust(game: str | GameSpec, scenario: str | Path | Scenario = "base", n_games: int = DEFAULT_GAMES,
            seed: int = 0, jobs: int = 1, policies: dict[str, str] | None = None, budget: str | None = None,
            players: int | None = None, sets: tuple[str, ...] | list[str] = (),
-           chunk_size: int = DEFAULT_CHUNK) -> Robustness:
+           chunk_size: int = DEFAULT_CHUNK, progress: bool | None = False) -> Robustness:
     """Play the baseline and every search arm on the same games and judge what changed."""
     spec = resolve_game(game)
     if spec.search is None:
@@ -376,10 +419,10 @@ def robust(game: str | GameSpec, scenario: str | Path | Scenario = "base", n_gam
         raise UserError(f"{spec.name} declares no headline metric")
     ranked = ranked_wins(spec, rules, metrics)
     began = time.perf_counter()
-    totals = play_arms(spec, rules, arms, metrics, ranked, n_games, seed, jobs, chunk_size)
+    totals = play_arms(spec, rules, arms, metrics, ranked, n_games, seed, jobs, chunk_size, progress)
     elapsed = time.perf_counter() - began
     base = totals[0]
-    lines = fair_lines(spec, rules)
+    seats_alike = is_seated(spec) and len(ranked) >= 3  # read against the average seat, not 50 %
     ranks = spec.extras.get("robust_ranks")
     base_ranks = ranks(rules, base.summary) if ranks else {}
     changes: list[Change] = []
@@ -392,8 +435,9 @@ def robust(game: str | GameSpec, scenario: str | Path | Scenario = "base", n_gam
             b, v = _estimate(base.summary, row.metric), _estimate(sums.summary, row.metric)
             changes.append(Change(arm.name, row.metric.name, row.metric.label, row.metric.kind, b, v,
                                   d.diff, d.lo, d.hi, d.p_value, row.beyond_noise))
-            if row.metric.kind == "rate" and row.metric.name.startswith("win_"):
-                flips += line_flips(arm.name, b, v, row.metric, lines)
+            if row.metric.kind == "rate" and row.metric.name.startswith("win_") and not seats_alike:
+                flips += line_flips(arm.name, b, v, row.metric)
+        flips += seat_flips(arm.name, base, sums, ranked) if seats_alike else []
         flips += rank_flips(arm.name, base, sums, ranked)
         for name, frame in (ranks(rules, sums.summary) if ranks else {}).items():
             flips += ranking_flips(arm.name, name, base_ranks[name], frame)
@@ -434,7 +478,7 @@ TABLE_HEADER = ["arm", "metric", "baseline [95 %]", "arm [95 %]", "change [95 % 
 def flip_lines(r: Robustness) -> list[str]:
     """The flips, beyond noise first; a sentence when there is none."""
     if not r.flips:
-        return ["No balance conclusion flips: no win rate crosses 50 % (or a seat's fair share) and no "
+        return ["No balance conclusion flips: no win rate crosses 50 % (or the average seat's) and no "
                 "ranking reverses."]
     ordered = sorted(r.flips, key=lambda f: not f.beyond_noise)
     return [f"{'BEYOND NOISE' if f.beyond_noise else 'within noise'} · {f.arm} · {f.kind}: {f.text}"

@@ -102,6 +102,27 @@ def test_a_rank_flip_between_seats_is_flagged_and_an_unsettled_one_is_within_noi
     assert all("baseline not settled" in f.text for f in unsettled)
 
 
+def test_with_three_seats_a_seat_is_read_against_the_average_seat():
+    """Seat 2 naive is settled below the average seat; searching, it is settled above: a flip beyond noise.
+    The excess over the average seat is the mean of the per-game contrast x_2 - (x_0 + x_1 + x_2) / 3."""
+    from sim.workflow.robust import _excess
+
+    result = robust(SEARCHING, "base", 4000, seed=3, players=3, policies={"2": "naive"})
+    assert not [f for f in result.flips if f.kind == "50 % line"]  # three seats: not read against 50 %
+    (flip,) = [f for f in _flips(result, "search as 2", "average seat") if f.text.startswith("seat 2 wins")]
+    assert flip.beyond_noise and flip.text.startswith("seat 2 wins: below the average seat")
+    assert not [f for f in _flips(result, "search as 1", "average seat") if f.text.startswith("seat 2 wins")]
+    run = simulate(SEARCHING, "base", 4000, 3, policies=result.bots["search as 2"], players=3, keep_rows=True,
+                   progress=False)
+    rows = run.rows.games
+    contrast = rows["win_2"] - (rows["win_0"] + rows["win_1"] + rows["win_2"]) / 3
+    expected = stats.mean(contrast)
+    got = _excess(result.sums["search as 2"], "win_2", ["win_0", "win_1", "win_2"])
+    assert got.n == expected.n and got.value == pytest.approx(expected.value, abs=1e-12)
+    assert (got.lo, got.hi) == pytest.approx((expected.lo, expected.hi), abs=1e-9)
+    assert got.lo > 0
+
+
 def _ranks(rows):
     return pl.DataFrame(rows, schema=["item", "value", "lo", "hi", "n"], orient="row")
 
