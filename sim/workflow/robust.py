@@ -423,6 +423,7 @@ def robust(game: str | GameSpec, scenario: str | Path | Scenario = "base", n_gam
     elapsed = time.perf_counter() - began
     base = totals[0]
     seats_alike = is_seated(spec) and len(ranked) >= 3  # read against the average seat, not 50 %
+    roles = active_roles(spec, rules)
     ranks = spec.extras.get("robust_ranks")
     base_ranks = ranks(rules, base.summary) if ranks else {}
     changes: list[Change] = []
@@ -447,10 +448,15 @@ def robust(game: str | GameSpec, scenario: str | Path | Scenario = "base", n_gam
     return Robustness(
         spec.name, spec.title, scen.name, getattr(rules, "players", None), n_games, seed,
         search_budget(spec, arms[1]),
-        {arm.name: spec.policy_names(arm.policy) for arm in arms}, [a.name for a in arms], changes, flips,
+        {arm.name: _in_play(spec.policy_names(arm.policy), roles) for arm in arms}, [a.name for a in arms], changes,
+        flips,
         elapsed, len(searching) * n_games / cpu if cpu > 0 else None,
         decisions / cpu if cpu > 0 and decisions else None, sources_digest(),
         dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"), dict(zip([a.name for a in arms], totals, strict=True)))
+
+
+def _in_play(bots: dict[str, str], roles: list[str]) -> dict[str, str]:
+    return {role: bot for role, bot in bots.items() if role in roles}
 
 
 # ------------------------------------------------------------------------------------------ output
