@@ -1,5 +1,5 @@
 """The workflow's commands, added to ``sim`` by ``register(app)``: compare, sweep, tune,
-sensitivity, ladder, report, drift (check / update / calibrate) and golden."""
+sensitivity, ladder, robust, report, drift (check / update / calibrate) and golden."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from sim.cli import GameArg, PolicyOpt, ScenarioOpt, SeedOpt, SetOpt, parse_policies
+from sim.cli import GameArg, PlayersOpt, PolicyOpt, ScenarioOpt, SeedOpt, SetOpt, parse_policies
 from sim.core.errors import UserError
 
 GamesOpt = Annotated[int, typer.Option("--games", "-n", help="Games per arm (or per grid point / probe)")]
@@ -158,11 +158,42 @@ def ladder_command(
         console.print(f"wrote {path}")
 
 
+def robust_command(
+    game: GameArg,
+    scenario: ScenarioOpt = "base",
+    set_: SetOpt = None,
+    players: PlayersOpt = None,
+    games: Annotated[int, typer.Option("--games", "-n", help="Games per arm (default 10,000: headline rates "
+                                       "to about ±1 point)")] = 10_000,
+    seed: SeedOpt = 0,
+    jobs: JobsOpt = -1,
+    policy: Annotated[list[str] | None, typer.Option("--policy", help="Scripted bots of the baseline: ROLE=BOT "
+                                                     "(default: the strongest)")] = None,
+    budget: Annotated[str | None, typer.Option("--budget", help='Search options, e.g. "rollouts=64,worlds=8" '
+                                               "(default: the game's; see `sim games`)")] = None,
+    out: Annotated[Path | None, typer.Option("--out", help="Also write <game>-robust.json/.csv/.png here "
+                                             "(reports/robust is what `sim report` reads)")] = None,
+) -> None:
+    """Does it hold under stronger play? Search in place of the scripted bot, role by role and in all roles,
+    on the same games: each headline metric's change with its 95 % interval, and every conclusion that flips."""
+    from sim.core.display import console
+    from sim.workflow.robust import print_robust, robust, write_robust
+
+    result = robust(game, scenario, games, seed, _jobs(jobs), parse_policies(policy), budget, players,
+                    tuple(set_ or ()), progress=None)
+    print_robust(result)
+    if out is not None:
+        for path in write_robust(result, out):
+            console.print(f"wrote {path}")
+
+
 def report_command(
     games_: GameList = None,
     games: GamesOpt = 50_000,
     analysis_games: Annotated[int, typer.Option(help="Paired games per sensitivity move (0: skip)")] = 20_000,
     ladder_games: Annotated[int, typer.Option(help="Games per ladder matchup (0: skip)")] = 5_000,
+    robust_games: Annotated[int, typer.Option(help="Games per arm of the stronger-play check when no "
+                                              "`sim robust --out OUT/robust` result is cached (0: skip)")] = 1_000,
     seed: SeedOpt = 0,
     jobs: JobsOpt = -1,
     out: OutOpt = Path("reports"),
@@ -177,7 +208,8 @@ def report_command(
         console.print(f"{rep.spec.name}: {rep.path} · {len(rep.pages)} pages · {rep.elapsed_s:.0f} s · widest "
                       f"headline interval ±{100 * widest:.2f} points{flag}")
 
-    _, overview, total = report(games_, out, games, analysis_games, ladder_games, seed, _jobs(jobs), done)
+    _, overview, total = report(games_, out, games, analysis_games, ladder_games, seed, _jobs(jobs), done,
+                                robust_games)
     console.print(f"overview: {overview} · total {total / 60:.1f} min")
 
 
@@ -255,6 +287,7 @@ def register(app: typer.Typer) -> None:
     app.command("tune")(tune_command)
     app.command("sensitivity")(sensitivity_command)
     app.command("ladder")(ladder_command)
+    app.command("robust")(robust_command)
     app.command("report")(report_command)
     app.command("golden")(golden_command)
     app.add_typer(drift_app, name="drift")

@@ -2,7 +2,9 @@
 
 Each game's PDF: a cover (scenario, player counts, bots, game counts, seed, toolkit version, date),
 every assumed value in force, the metrics table with 95 % intervals, the game's own key plots
-(``GameSpec.extras["report_figures"]``), the sensitivity tornado and the skill ladder.
+(``GameSpec.extras["report_figures"]``), the sensitivity tornado, the skill ladder, and "does it hold
+under stronger play?" (``sim robust``: a result ``sim robust GAME --out reports/robust`` wrote for the
+same scenario and compiled code if there is one, else a smaller run played for the report).
 """
 
 from __future__ import annotations
@@ -28,6 +30,16 @@ from sim.core.scenario import list_scenarios  # noqa: E402
 from sim.workflow.common import latin, resolve_game, scenario_of, toolkit_version  # noqa: E402
 from sim.workflow.compare import Comparison, changed_rules, compare  # noqa: E402
 from sim.workflow.ladder import Ladder, ladder, ladder_figures  # noqa: E402
+from sim.workflow.robust import (  # noqa: E402
+    TABLE_HEADER,
+    Robustness,
+    cached,
+    flip_lines,
+    robust,
+    robust_figure,
+    speed_line,
+    table_rows,
+)
 from sim.workflow.sensitivity import Tornado, sensitivity, tornado_figure  # noqa: E402
 
 PAGE = (8.27, 11.69)  # A4 portrait, inches
@@ -35,6 +47,11 @@ ROWS_PER_PAGE = 34
 HEADLINE_GAMES = 50_000  # Wilson half-width at p = 0.5: 1.96 * sqrt(0.25 / 50000) = 0.44 points
 ANALYSIS_GAMES = 20_000
 LADDER_GAMES = 5_000
+ROBUST_GAMES = 1_000  # per arm, when no cached `sim robust` result: half-width at p = 0.5 about 3.1 points
+ROBUST_TITLE = "Does it hold under stronger play?"
+ROBUST_FLIPS_SHOWN = 8
+
+
 @dataclass
 class GameReport:
     spec: GameSpec
@@ -44,6 +61,8 @@ class GameReport:
     ladder: Ladder | None
     pages: list[str] = field(default_factory=list)  # page titles, in order
     elapsed_s: float = 0.0
+    robust: Robustness | None = None
+    robust_note: str = ""  # where the stronger-play result came from, or why there is none
 
     def widest_rate_half_width(self) -> float:
         frame = self.headline.metrics(headline_only=True)
@@ -154,8 +173,68 @@ def _variant_pages(variants: list[Comparison]):
                         rows, [0.14, 0.36, 0.2, 0.2, 0.1])
 
 
+def _robust_result(spec: GameSpec, scen, out: Path, robust_games: int, seed: int, jobs: int
+                   ) -> tuple[Robustness | None, str]:
+    """The stronger-play result for the report and a sentence saying where it came from."""
+    players = getattr(scen.rules, "players", None)
+    command = f"sim robust {spec.name} --scenario {scen.name} --out {out / 'robust'}"
+    if spec.search is None:
+        return None, (f"{latin(spec.title)} has no search bot yet (GameSpec.search), so this check (the headline "
+                      "metrics again with search in place of the scripted bots) cannot run.")
+    result = cached(out / "robust", spec, scen.name, players)
+    if result is not None:
+        return result, (f"Cached result of `{command}` from {result.date} ({result.n_games:,} games per arm, "
+                        f"seed {result.seed}); the compiled code is unchanged since.")
+    if robust_games < 2:
+        return None, f"Not run for this report (--robust-games {robust_games}); run `{command}`."
+    result = robust(spec, scen, robust_games, seed, jobs)
+    half = 100 * 1.96 * (0.25 / robust_games) ** 0.5
+    return result, (f"Played for this report: {robust_games:,} games per arm (a rate near 50 % to about "
+                    f"±{half:.1f} points). For about ±1 point run `{command}` (10,000 games per arm): the "
+                    "report then shows that result.")
+
+
+def _robust_pages(spec: GameSpec, result: Robustness | None, note: str):
+    """The stronger-play page (summary, flips, table), its continuation and the plot; a note when not run."""
+    if result is None:
+        return [_text_page(ROBUST_TITLE, [note])]
+    budget = ", ".join(f"{k}={v}" for k, v in result.budget.items())
+    flips = flip_lines(result)
+    hidden = len(flips) - ROBUST_FLIPS_SHOWN
+    shown = flips[:ROBUST_FLIPS_SHOWN] + ([f"... and {hidden} more, listed in full by `sim robust`"]
+                                          if hidden > 0 else [])
+    lines = [note,
+             f"Search ({spec.search.name if spec.search else 'search'}, budget {budget}) replaces the scripted bot "
+             "in one role at a time, then in every role; every arm plays the same games (game i from the stream "
+             "(seed, i)), so each change is a paired difference with its 95 % interval, Holm over the arm's "
+             "metrics.",
+             "Baseline bots: " + ", ".join(f"{k}={v}" for k, v in result.bots["baseline"].items()),
+             speed_line(result), "",
+             "Conclusions that flip (beyond noise: settled by the baseline's interval and the arm's both ways):",
+             *[f"  {line}" for line in shown]]
+    rows = table_rows(result)
+    widths = [0.09, 0.17, 0.16, 0.16, 0.2, 0.07, 0.08, 0.07]
+    rows = [[r[0].replace("search as ", "search: "), textwrap.shorten(r[1], 34), *r[2:]] for r in rows]
+    first = _text_page(ROBUST_TITLE, lines)
+    top = 0.90 - 0.022 * sum(max(1, len(textwrap.wrap(latin(line), 95))) for line in lines) - 0.02
+    room = max(0, int((top - 0.05) / 0.025) - 1)
+    ax = first.add_axes((0.04, 0.05, 0.92, max(0.01, top - 0.05)))
+    ax.axis("off")
+    if room and rows:
+        table = ax.table(cellText=[[latin(c) for c in r] for r in rows[:room]], colLabels=TABLE_HEADER,
+                         colWidths=widths, loc="upper center", cellLoc="left")
+        table.auto_set_font_size(False)
+        table.set_fontsize(6.5)
+        table.scale(1, 1.3)
+    pages = [first]
+    if len(rows) > room:
+        pages += _table_pages(f"{ROBUST_TITLE} (table)", TABLE_HEADER, rows[room:], widths)
+    return pages + [robust_figure(result)]
+
+
 def game_report(game: str | GameSpec, out: Path, n_games: int = HEADLINE_GAMES, analysis_games: int = ANALYSIS_GAMES,
-                ladder_games: int = LADDER_GAMES, seed: int = 0, jobs: int = 1, scenario: str = "base") -> GameReport:
+                ladder_games: int = LADDER_GAMES, seed: int = 0, jobs: int = 1, scenario: str = "base",
+                robust_games: int = ROBUST_GAMES) -> GameReport:
     """Run the analyses of one game and write ``out/<game>.pdf``."""
     spec = resolve_game(game)
     began = time.perf_counter()
@@ -168,11 +247,14 @@ def game_report(game: str | GameSpec, out: Path, n_games: int = HEADLINE_GAMES, 
                 if name != scen.name] if analysis_games else []
     tornado = sensitivity(spec, scen, n_games=analysis_games, seed=seed, jobs=jobs) if analysis_games else None
     lad = ladder(spec, scen, n_games=ladder_games, seed=seed, jobs=jobs) if ladder_games else None
+    strong, strong_note = _robust_result(spec, scen, out, robust_games, seed, jobs)
     counts = {"headline metrics and the game's plots": f"{n_games:,} games",
               "sensitivity and scenario variants": f"{analysis_games:,} paired games per one-step move or variant"
               if tornado else "not run",
               "skill ladder": f"{ladder_games:,} games per matchup" + (f" ({len(lad.matchups)} matchups)" if lad else "")
-              if lad else "not run"}
+              if lad else "not run",
+              "stronger play (search)": f"{strong.n_games:,} paired games per arm ({len(strong.arms)} arms)"
+              if strong else "not run"}
 
     pages: list[tuple[str, object]] = [("Cover", _cover(spec, headline, counts, seed, date))]
     pages += [("Assumed values", f) for f in _assumption_pages(headline)]
@@ -185,6 +267,7 @@ def game_report(game: str | GameSpec, out: Path, n_games: int = HEADLINE_GAMES, 
         pages.append(("Sensitivity tornado", tornado_figure(tornado)))
     if lad is not None:
         pages += [("Skill ladder", f) for f in ladder_figures(lad)]
+    pages += [("Stronger play", f) for f in _robust_pages(spec, strong, strong_note)]
     out.mkdir(parents=True, exist_ok=True)
     path = out / f"{spec.name}.pdf"
     with PdfPages(path) as pdf:
@@ -194,7 +277,8 @@ def game_report(game: str | GameSpec, out: Path, n_games: int = HEADLINE_GAMES, 
         for _, fig in pages:
             pdf.savefig(fig)
             plt.close(fig)
-    return GameReport(spec, path, headline, tornado, lad, [t for t, _ in pages], time.perf_counter() - began)
+    return GameReport(spec, path, headline, tornado, lad, [t for t, _ in pages], time.perf_counter() - began,
+                      strong, strong_note)
 
 
 def overview(reports: list[GameReport], out: Path, total_s: float) -> Path:
@@ -219,6 +303,12 @@ def overview(reports: list[GameReport], out: Path, total_s: float) -> Path:
                 for part in textwrap.wrap(latin(f"skill ladder, {line}"), 105, subsequent_indent="    "):
                     fig.text(0.09, y, part, fontsize=8.5, va="top")
                     y -= 0.019
+        if rep.robust is not None:
+            beyond = sum(f.beyond_noise for f in rep.robust.flips)
+            fig.text(0.09, y, latin(f"under stronger play (search, {rep.robust.n_games:,} games per arm): "
+                                    f"{beyond} conclusion(s) flip beyond noise, "
+                                    f"{len(rep.robust.flips) - beyond} within noise"), fontsize=8.5, va="top")
+            y -= 0.019
         if rep.tornado is not None and rep.tornado.rows:
             top = rep.tornado.rows[0]
             fig.text(0.09, y, latin(f"most sensitive rule for {rep.tornado.metric.label}: {top.param} "
@@ -236,14 +326,15 @@ def overview(reports: list[GameReport], out: Path, total_s: float) -> Path:
 
 def report(games: list[str | GameSpec] | None = None, out: Path = Path("reports"), n_games: int = HEADLINE_GAMES,
            analysis_games: int = ANALYSIS_GAMES, ladder_games: int = LADDER_GAMES, seed: int = 0,
-           jobs: int = 1, on_done: Callable[[GameReport], None] | None = None
+           jobs: int = 1, on_done: Callable[[GameReport], None] | None = None, robust_games: int = ROBUST_GAMES
            ) -> tuple[list[GameReport], Path, float]:
     """Every game's PDF (``on_done`` is told as each one is written), then the overview."""
     specs = [resolve_game(g) for g in games] if games else list(registry.all_games().values())
     began = time.perf_counter()
     reports = []
     for spec in specs:
-        reports.append(game_report(spec, out, n_games, analysis_games, ladder_games, seed, jobs))
+        reports.append(game_report(spec, out, n_games, analysis_games, ladder_games, seed, jobs,
+                                   robust_games=robust_games))
         if on_done is not None:
             on_done(reports[-1])
     total = time.perf_counter() - began

@@ -24,11 +24,13 @@ def real_scenarios(monkeypatch):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_report_renders_for_every_registered_game(name, tmp_path):
-    rep = game_report(name, tmp_path, n_games=1000, analysis_games=300, ladder_games=100, seed=1, jobs=1)
+    rep = game_report(name, tmp_path, n_games=1000, analysis_games=300, ladder_games=100, seed=1, jobs=1,
+                      robust_games=40)
     pages = PdfReader(str(rep.path)).pages
     assert len(pages) == len(rep.pages)
     assert rep.pages[:3] == ["Cover", "Assumed values", "Metrics"] or rep.pages[:2] == ["Cover", "Assumed values"]
-    assert "Sensitivity tornado" in rep.pages and "Skill ladder" in rep.pages
+    assert "Sensitivity tornado" in rep.pages and "Skill ladder" in rep.pages and "Stronger play" in rep.pages
+    assert (rep.robust is None) == (all_games()[name].search is None)  # played when the game has a search bot
     if "report_figures" in all_games()[name].extras:
         assert any(p.startswith("Game plot") for p in rep.pages)
     assert "balance report" in pages[0].extract_text() and "Seed: 1" in pages[0].extract_text()

@@ -34,7 +34,7 @@ def _text(path, page):
 def test_report_has_the_expected_pages(rendered):
     rep, _ = rendered
     assert rep.pages == ["Cover", "Assumed values", "Metrics", "Game plot: Winning total", "Scenario variants",
-                         "Sensitivity tornado", "Skill ladder", "Skill ladder"]
+                         "Sensitivity tornado", "Skill ladder", "Skill ladder", "Stronger play"]
     assert len(PdfReader(str(rep.path)).pages) == len(rep.pages)
 
 
@@ -64,6 +64,13 @@ def test_analysis_pages_show_variants_tornado_and_ladder(rendered):
     assert "sensitivity of seat 0 wins" in _text(rep.path, 5)
     assert "skill versus luck" in _text(rep.path, 6) and "Elo" in _text(rep.path, 6)
     assert "fair share" in _text(rep.path, 7)
+
+
+def test_a_game_without_a_search_bot_gets_a_note_on_the_stronger_play_page(rendered):
+    rep, _ = rendered
+    page = _text(rep.path, 8)
+    assert "Does it hold under stronger play?" in page and "has no search bot yet" in page
+    assert rep.robust is None
 
 
 def test_overview_page_lists_each_game(rendered):

@@ -4,18 +4,25 @@ a game whose answers are known (a fair game without bonus; seat 0 favoured by ``
 Each of ``players`` seats rolls a die with ``sides`` faces; the ``smart`` bot rerolls a roll in the
 lower half once, the ``naive`` bot never does. Seat 0 adds ``first_bonus``, and +1 more with
 probability ``bonus_chance``. The highest total wins; a shared top total is a win for each.
+
+``SEARCHING`` is the same game with a search bot (a stand-in for stronger play, to test
+``sim robust``): it rolls ``rollouts`` more times and keeps its best roll, one search decision per
+game. Its per-game ``search_decisions`` column is there whenever a seat in play searches.
 """
 
 from __future__ import annotations
+
+import dataclasses
 
 import numpy as np
 from numba import njit
 from pydantic import BaseModel, Field
 
-from sim.core.game import Chunk, GameSpec, Metric, Trace
+from sim.core.game import Chunk, GameSpec, Metric, SearchBot, Trace
 from sim.core.rng import randbelow, seed_stream, uniform
 
 SEATS = 4
+SEARCH = 2  # the search bot's index: one past naive and smart
 
 
 class ToyRules(BaseModel):
@@ -27,7 +34,8 @@ class ToyRules(BaseModel):
 
 
 @njit(cache=True)
-def _play(players, sides, first_bonus, bonus_chance, smart, seed, start, count, win, top, log):
+def _play(players, sides, first_bonus, bonus_chance, smart, rollouts, seed, start, count, win, top, decisions,
+          log):
     state = np.empty(4, dtype=np.uint64)
     totals = np.zeros(SEATS, dtype=np.int64)
     n_log = 0
@@ -38,6 +46,10 @@ def _play(players, sides, first_bonus, bonus_chance, smart, seed, start, count, 
             roll = randbelow(state, sides) + 1
             if smart[s] == 1 and 2 * roll <= sides:
                 roll = randbelow(state, sides) + 1
+            elif smart[s] == SEARCH:
+                for _ in range(rollouts[s]):
+                    roll = max(roll, randbelow(state, sides) + 1)
+                decisions[g] += 1
             total = roll
             if s == 0:
                 total += first_bonus
@@ -56,19 +68,29 @@ def _play(players, sides, first_bonus, bonus_chance, smart, seed, start, count, 
 
 
 def _smart(policy: np.ndarray) -> np.ndarray:
-    return np.asarray(policy, dtype=np.int64)
+    return np.asarray(policy, dtype=np.int64)[:SEATS]
+
+
+def _rollouts(policy: np.ndarray) -> np.ndarray:
+    """The search option of each seat; none when the policy carries no options (a bot index per seat)."""
+    options = np.asarray(policy, dtype=np.int64)[SEATS:]
+    return options.reshape(SEATS, -1)[:, 0].copy() if options.size else np.zeros(SEATS, dtype=np.int64)
 
 
 def play(rules: ToyRules, policy: np.ndarray, seed: int, start: int, count: int,
          log: np.ndarray | None = None) -> Chunk:
     win = np.zeros((count, SEATS), dtype=np.int64)
     top = np.zeros(count, dtype=np.int64)
+    decisions = np.zeros(count, dtype=np.int64)
     log = np.zeros(0, dtype=np.int64) if log is None else log
-    _play(rules.players, rules.sides, rules.first_bonus, float(rules.bonus_chance), _smart(policy),
-          seed, start, count, win, top, log)
+    smart = _smart(policy)
+    _play(rules.players, rules.sides, rules.first_bonus, float(rules.bonus_chance), smart, _rollouts(policy),
+          seed, start, count, win, top, decisions, log)
     games = {f"win_{s}": win[:, s].copy() for s in range(SEATS)}
     games["top"] = top
     games["tie"] = (win.sum(axis=1) > 1).astype(np.int64)
+    if (smart[:rules.players] == SEARCH).any():
+        games["search_decisions"] = decisions
     return Chunk(games)
 
 
@@ -119,3 +141,8 @@ GAME = GameSpec(
     play=play, metrics=metrics, per_game=per_game, tally=tally, tables=tables, trace=trace,
     description="A dice duel for testing the workflow", extras={"report_figures": report_figures},
 )
+
+
+SEARCHING = dataclasses.replace(
+    GAME, name="toy-search", title="Toy dice duel with a search bot",
+    search=SearchBot(options=(("rollouts", 2, "extra rolls it keeps the best of"),)))
