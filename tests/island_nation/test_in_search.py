@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from in_helpers import make_state, words
 
 from sim.core.runner import simulate
 from sim.core.scenario import load_scenario
@@ -28,8 +29,6 @@ from sim.games.island_nation.state import (
     artillery_mask,
 )
 from sim.games.island_nation.tables import params_for, tables_for
-
-from in_helpers import make_state, words
 
 
 def base_rules(*sets):
