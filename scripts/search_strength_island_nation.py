@@ -46,10 +46,15 @@ def main(n_games: int = GAMES, jobs: int = 2) -> None:
     for (role, opponent, d), holm_p in zip(rows, adjusted, strict=True):
         scripted = "ghost" if role == "frogman" else "hunter"
         print(f"| {role} | {opponent} | {d.variant.n:,} | {_pct(d.variant)} | {_pct(d.base)} ({scripted}) | "
-              f"{100 * d.diff:+.1f} pp [{100 * d.lo:+.1f}, {100 * d.hi:+.1f}] | {d.p_value:.1e} | {holm_p:.1e} |")
+              f"{100 * d.diff:+.1f} pp [{100 * d.lo:+.1f}, {100 * d.hi:+.1f}] | {_p(d.p_value)} | {_p(holm_p)} |")
     both, _ = sums["both"].difference(wins["win_frogman"])
     print(f"\nboth searching: frogman wins {_pct(both.variant)} (scripted {_pct(both.base)}), "
           f"difference {100 * both.diff:+.1f} pp [{100 * both.lo:+.1f}, {100 * both.hi:+.1f}]")
+
+
+def _p(p: float) -> str:
+    """A p-value; below double precision's smallest normal number it reads as a bound."""
+    return f"{p:.1e}" if p >= 1e-300 else "< 1e-300"
 
 
 def _pct(estimate) -> str:
