@@ -10,7 +10,7 @@ import numpy as np
 
 from sim.core.game import Chunk, GameSpec, Trace
 from sim.games.island_nation import analysis
-from sim.games.island_nation.policies import ARTILLERY_BOTS, FROGMAN_BOTS
+from sim.games.island_nation.policies import ARTILLERY_BOTS, FROGMAN_BOTS, SEARCH
 from sim.games.island_nation.rules import PLAYER_COUNTS, IslandNationRules
 
 LOG_ROWS = 4096
@@ -35,8 +35,9 @@ def trace(rules: IslandNationRules, policy: np.ndarray, seed: int, index: int) -
     board = _board(rules)
     games, points, log = play_rows(rules, board, policy, seed, index, 1, LOG_ROWS)
     used = log[: _used_rows(log)]
+    bots = GAME.policy_names(np.asarray(policy))
     lines = [f"Island Nation · {rules.players} players · game {index} of seed {seed} · "
-             f"frogman={FROGMAN_BOTS[int(policy[0])]} artillery={ARTILLERY_BOTS[int(policy[1])]}"]
+             f"frogman={bots['frogman']} artillery={bots['artillery']}"]
     lines += analysis.describe_log(board, used, rules)
     return Trace(lines, Chunk(games, {"points": points}))
 
@@ -83,5 +84,6 @@ GAME = GameSpec(
     tables=analysis.tables,
     trace=trace,
     description="Hidden movement: will the frogman escape Kaoteng Island in rounds 7–10, and when?",
+    search=SEARCH,
     extras={"register_cli": _register_cli, "report_figures": _report_figures, "trace_frames": _trace_frames},
 )

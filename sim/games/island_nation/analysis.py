@@ -106,9 +106,14 @@ def describe_log(board, log: np.ndarray, rules) -> list[str]:
 
     L = board.labels
     lines = []
-    for event, rnd, actor, a, b, c in log.tolist():
+    rows = log.tolist()
+    for i, (event, rnd, actor, a, b, c) in enumerate(rows):
         who = "frogman" if actor == 0 else f"artillery {actor}"
-        if event == E.EV_START:
+        if event == E.EV_SEARCH:
+            if i + 1 < len(rows) and rows[i + 1][0] == E.EV_SEARCH:
+                continue  # one line for the decision, at its last candidate
+            lines.append(_search_line(rows, i, who))
+        elif event == E.EV_START:
             lines.append(f"setup: the frogman secretly writes start point {L[a]}")
         elif event == E.EV_PLACE:
             lines.append(f"setup: {who} places on {L[a]}")
@@ -156,3 +161,31 @@ def describe_log(board, log: np.ndarray, rules) -> list[str]:
             side = "frogman" if a == 0 else "artillery"
             lines.append(f"round {rnd}: game over: the {side} win{'s' if a == 0 else ''} by {REASONS[b]}")
     return lines
+
+
+def _search_line(rows: list, last: int, who: str) -> str:
+    """A search decision (the EV_SEARCH rows ending at ``last``): each candidate's estimated win rate
+    for the seat's side, its wins and rollouts n, and the one taken."""
+    from sim.games.island_nation import engine as E
+    from sim.games.island_nation.search import CHOSEN
+
+    first = last
+    while first > 0 and rows[first - 1][0] == E.EV_SEARCH and rows[first - 1][2] == rows[last][2]:
+        first -= 1
+    parts, taken = [], ""
+    for _, _, actor, code, wins, n in rows[first:last + 1]:
+        name = _candidate_name(actor, code % CHOSEN)
+        parts.append(f"{name} {wins / n:.2f} ({wins}/{n})")
+        taken = name if code >= CHOSEN else taken
+    return f"round {rows[last][1]}: {who} searches: " + ", ".join(parts) + f" -> {taken}"
+
+
+def _candidate_name(actor: int, code: int) -> str:
+    """A search candidate's code in words: the frogman's step direction or stop; an artillery's action."""
+    from sim.games.island_nation.search import STOP
+    from sim.games.island_nation.state import CATCH_ACTION, DRAW, END, MOVE, SHOOT
+
+    if actor == 0:
+        return "stop" if code == STOP else f"step {code + 1}"
+    action, d = divmod(code, 8)
+    return {END: "end", MOVE: f"move {d + 1}", SHOOT: f"shoot {d + 1}", CATCH_ACTION: "catch", DRAW: "draw"}[action]

@@ -12,6 +12,8 @@ from numba import njit
 
 from sim.core.rng import below, seed_stream
 from sim.games.island_nation.policies import (
+    ARTILLERY_BOTS,
+    FROGMAN_BOTS,
     artillery_action,
     artillery_start,
     frogman_draws,
@@ -81,6 +83,7 @@ from sim.games.island_nation.state import (
 EV_START, EV_PLACE, EV_BOTTLE, EV_STEP, EV_HIDDEN_STEP, EV_FSHOT, EV_MINE, EV_PASS = range(8)
 EV_AMOVE, EV_BOOM, EV_ASHOT, EV_CATCH, EV_DEATH, EV_TURN_END, EV_END = range(8, 15)
 EV_DRAW, EV_EFFECT, EV_CAN = range(15, 18)
+EV_SEARCH = 18  # a search bot's candidate: (code, wins, rollouts); see search.py
 LOG_WIDTH = 6
 
 
@@ -180,11 +183,27 @@ def _hidden_reach(T, P, st, start, max_steps, include_start, m0, m1):
 
 @njit(**INLINE)
 def frogman_turn(T, P, st, bot, rng, log):
-    """IN-TURN-2/3, IN-MOVE-1..4, IN-BOTTLE-1/2, IN-MINE-1/2, IN-SHOOT-1, IN-CARD-1..4, IN-WIN-F1."""
+    """IN-TURN-2/3, IN-MOVE-1..4, IN-BOTTLE-1/2, IN-MINE-1/2, IN-SHOOT-1, IN-CARD-1..4, IN-WIN-F1: the
+    turn opens (bottle, items, shot, draws), the frogman walks, the turn closes (pass, mine, events).
+    The three parts are separate so a search can take the walk's steps and resume the rest."""
+    start, hidden, ap, spent, shots, draws, m0, m1 = frogman_opens(T, P, st, bot, rng, log)
+    if st.g[OVER] == 1:
+        return
+    st.path[0] = start
+    spent, n_path = frogman_walks(T, P, st, bot, rng, log, hidden, ap, spent, 1, m0, m1)
+    if st.g[OVER] == 1:
+        return
+    frogman_closes(T, P, st, bot, rng, log, start, hidden, ap, spent, shots, draws, n_path, m0, m1)
+
+
+@njit(**INLINE)
+def frogman_opens(T, P, st, bot, rng, log):
+    """The turn up to its first step: the bottle (IN-BOTTLE-1), items (IN-CARD-2), a shot (IN-SHOOT-1)
+    and draws (IN-CARD-1). Returns (start, hidden, ap, spent, shots, draws, m0, m1), m0/m1 the
+    points holding artillery (the game may be over after the shot)."""
     r = st.g[ROUND]
     start = st.g[FPOS]
     hidden = P.bottle[r] == 1
-    window = in_window(P, r)
     if hidden:
         st.bel[0], st.bel[1] = with_point(np.uint64(0), np.uint64(0), start)
         _log(st, log, EV_BOTTLE, 0, start, 0, 0)
@@ -202,40 +221,64 @@ def frogman_turn(T, P, st, bot, rng, log):
         spent += 1
         shots += 1
         if st.g[OVER] == 1:
-            return
+            return start, hidden, ap, spent, shots, draws, m0, m1
         m0, m1 = artillery_mask(st, P.n_art)
         mark_threats(T, P, st)
     while _can_draw(st, ap - spent) and frogman_draws(bot, T, P, st, rng):
         _draw(P, st, log, 0)
         spent += 2
         draws += 1
-    st.path[0] = start
-    n_path = 1
+    return start, hidden, ap, spent, shots, draws, m0, m1
+
+
+@njit(**INLINE)
+def frogman_walks(T, P, st, bot, rng, log, hidden, ap, spent, n_path, m0, m1):
+    """Road steps chosen by the bot until it stops or the action points run out (IN-MOVE-1..4), from
+    ``spent`` points spent and ``n_path`` points on this turn's path. Returns (spent, n_path)."""
     while spent < ap:
         d = frogman_step(bot, T, P, st, rng, spent, ap, hidden, m0, m1)
         if d < 0:
             break
-        q = T.road_step[st.g[FPOS], d]
-        st.g[FPOS] = q
-        st.path[n_path] = q
-        n_path += 1
+        n_path = frogman_steps(T, P, st, log, d, hidden, n_path, m0, m1)
         spent += 1
-        if not hidden:
-            s0, s1 = image_of(T, d, st.bel[0], st.bel[1])
-            s0 &= ~m0
-            s1 &= ~m1
-            if window:
-                s0 &= ~T.evac_mask[0]
-                s1 &= ~T.evac_mask[1]
-            st.bel[0], st.bel[1] = s0, s1
-        _log(st, log, EV_HIDDEN_STEP if hidden else EV_STEP, 0, d + 1, q, set_size(st.bel[0], st.bel[1]))
-        if window and T.is_evac[q] == 1:
-            st.g[ESC_ROUND] = r
-            st.g[ESC_EXIT] = q
-            _finish(st, log, FROGMAN, ESCAPE)
-            return
-        if not hidden and st.g[CAN_AT] >= 0:
-            _can_check(st, log, q)
+        if st.g[OVER] == 1:
+            break
+    return spent, n_path
+
+
+@njit(**INLINE)
+def frogman_steps(T, P, st, log, d, hidden, n_path, m0, m1):
+    """One road step in direction d (IN-MOVE-1..4): the public set follows an announced step
+    (IN-BELIEF-2), an evac point in the window ends the game (IN-WIN-F1), the can may rattle
+    (IN-ABILITY-3). Returns the points on the path."""
+    r = st.g[ROUND]
+    window = in_window(P, r)
+    q = T.road_step[st.g[FPOS], d]
+    st.g[FPOS] = q
+    st.path[n_path] = q
+    if not hidden:
+        s0, s1 = image_of(T, d, st.bel[0], st.bel[1])
+        s0 &= ~m0
+        s1 &= ~m1
+        if window:
+            s0 &= ~T.evac_mask[0]
+            s1 &= ~T.evac_mask[1]
+        st.bel[0], st.bel[1] = s0, s1
+    _log(st, log, EV_HIDDEN_STEP if hidden else EV_STEP, 0, d + 1, q, set_size(st.bel[0], st.bel[1]))
+    if window and T.is_evac[q] == 1:
+        st.g[ESC_ROUND] = r
+        st.g[ESC_EXIT] = q
+        _finish(st, log, FROGMAN, ESCAPE)
+        return n_path + 1
+    if not hidden and st.g[CAN_AT] >= 0:
+        _can_check(st, log, q)
+    return n_path + 1
+
+
+@njit(**INLINE)
+def frogman_closes(T, P, st, bot, rng, log, start, hidden, ap, spent, shots, draws, n_path, m0, m1):
+    """The turn after the walk: a frogman that spent nothing shoots or passes (IN-TURN-3), the mine
+    (IN-MINE-1/2), the public set of a bottle turn (IN-BOTTLE-2), events (IN-CARD-3)."""
     if spent == 0:
         if st.g[FBUL] > 0:
             _frogman_shoots(T, P, st, log, below(rng, 6), hidden)
@@ -444,27 +487,52 @@ def _artillery_moves(T, P, st, log, k, d):
 def artillery_turn(T, P, st, bot, k, rng, log):
     """IN-TURN-2/3: up to the action points, at least one spent, one shot a turn (IN-SHOOT-2);
     items and ability first (IN-CARD-2, IN-ABILITY-1), events at the end (IN-CARD-3)."""
+    ap = artillery_opens(T, P, st, bot, k, rng, log)
+    artillery_acts(T, P, st, bot, k, rng, log, ap, 0, False)
+    artillery_closes(T, P, st, log, k)
+
+
+@njit(**INLINE)
+def artillery_opens(T, P, st, bot, k, rng, log):
+    """Items and ability at the start of the turn (IN-CARD-2, IN-ABILITY-1; not a traitor's); the
+    turn's action points."""
     st.g[EXTRA_AP] = 0
     if st.traitor[k] == 0:
         _use_items(T, P, st, log, bot, k + 1, rng)
-    ap = P.ap + st.g[EXTRA_AP]
-    spent = 0
-    shot = False
+    return P.ap + st.g[EXTRA_AP]
+
+
+@njit(**INLINE)
+def artillery_acts(T, P, st, bot, k, rng, log, ap, spent, shot):
+    """Actions chosen by the bot from ``spent`` points spent (and ``shot`` taken) until it ends the
+    turn, the points run out, it dies or the game ends."""
     while spent < ap and st.ahp[k] > 0 and st.g[OVER] == 0:
         action, d = artillery_action(bot, T, P, k, st, rng, spent, ap, shot, _can_draw(st, ap - spent))
         if action == END:
             break
-        spent += 1
-        if action == MOVE:
-            _artillery_moves(T, P, st, log, k, d)
-        elif action == SHOOT:
-            shot = True
-            _artillery_shoots(T, P, st, log, k, d)
-        elif action == DRAW:
-            spent += 1
-            _draw(P, st, log, k + 1)
-        else:
-            _artillery_catches(P, st, log, k)
+        spent = artillery_does(T, P, st, log, k, action, d, spent)
+        shot = shot or action == SHOOT
+
+
+@njit(**INLINE)
+def artillery_does(T, P, st, log, k, action, d, spent):
+    """One action of artillery k (MOVE, SHOOT, CATCH_ACTION or DRAW): 1 action point, a draw 2
+    (IN-CARD-1). Returns the points spent."""
+    if action == MOVE:
+        _artillery_moves(T, P, st, log, k, d)
+    elif action == SHOOT:
+        _artillery_shoots(T, P, st, log, k, d)
+    elif action == DRAW:
+        _draw(P, st, log, k + 1)
+        return spent + 2
+    else:
+        _artillery_catches(P, st, log, k)
+    return spent + 1
+
+
+@njit(**INLINE)
+def artillery_closes(T, P, st, log, k):
+    """Events drawn this turn take effect at its end, if the artillery lives (IN-CARD-3)."""
     if st.ahp[k] > 0 and st.g[OVER] == 0:
         _resolve_events(T, P, st, log, k + 1)
     st.g[N_PENDING] = 0
@@ -538,22 +606,43 @@ def play_game(T, P, st, policy, rng, log, density):
     """IN-TURN-1: rounds of the frogman's turn, then each artillery's; IN-WIN-A3: the artillery
     win when the last round ends. ``density[p]`` counts rounds the frogman ended on p."""
     setup(T, P, st, policy, rng, log)
-    for r in range(1, P.last_round + 1):
+    play_rounds(T, P, st, policy, rng, log, density, 1)
+
+
+@njit(**INLINE)
+def play_rounds(T, P, st, policy, rng, log, density, first):
+    """Rounds ``first`` .. the last (IN-TURN-1), then the artillery win on time (IN-WIN-A3)."""
+    for r in range(first, P.last_round + 1):
         st.g[ROUND] = r
         frogman_turn(T, P, st, policy[0], rng, log)
         _log(st, log, EV_TURN_END, 0, st.g[FPOS], np.int64(st.bel[0]), np.int64(st.bel[1]))
         if st.g[OVER] == 1:
             return
-        for k in range(P.n_art):
-            if st.ahp[k] > 0:
-                artillery_turn(T, P, st, policy[1], k, rng, log)
-                _log(st, log, EV_TURN_END, k + 1, st.g[FPOS], np.int64(st.bel[0]), np.int64(st.bel[1]))
-                if st.g[OVER] == 1:
-                    return
-        st.sizes[r - 1] = set_size(st.bel[0], st.bel[1])
-        density[st.g[FPOS]] += 1
+        artillery_turns(T, P, st, policy[1], rng, log, density, 0)
+        if st.g[OVER] == 1:
+            return
     st.g[ROUND] = P.last_round
     _finish(st, log, ARTILLERY, TIME)
+
+
+@njit(**INLINE)
+def artillery_turns(T, P, st, bot, rng, log, density, first):
+    """The turns of the living artillery ``first`` .. the last in order (IN-TURN-1), then the
+    round's end: its public-set size and the frogman's point (``density``)."""
+    for k in range(first, P.n_art):
+        if st.ahp[k] > 0:
+            artillery_turn(T, P, st, bot, k, rng, log)
+            _log(st, log, EV_TURN_END, k + 1, st.g[FPOS], np.int64(st.bel[0]), np.int64(st.bel[1]))
+            if st.g[OVER] == 1:
+                return
+    round_ends(st, density)
+
+
+@njit(**INLINE)
+def round_ends(st, density):
+    """What a round leaves behind: the public-set size, and one more round ended on the frogman's point."""
+    st.sizes[st.g[ROUND] - 1] = set_size(st.bel[0], st.bel[1])
+    density[st.g[FPOS]] += 1
 
 
 @njit(**JIT)
@@ -567,24 +656,30 @@ def play_batch(T, P, st, policy, seed, start, out, sizes, density, captures, esc
     for i in range(out.shape[1]):
         seed_stream(rng, seed, start + i)
         play_game(T, P, st, policy, rng, log, density)
-        alive = 0
-        for k in range(P.n_art):
-            if st.ahp[k] > 0:
-                alive += 1
-        out[0, i] = st.g[WINNER]
-        out[1, i] = st.g[REASON]
-        out[2, i] = st.g[END_ROUND]
-        out[3, i] = st.g[ESC_ROUND]
-        out[4, i] = st.g[ESC_EXIT]
-        out[5, i] = st.g[FHP]
-        out[6, i] = alive
-        out[7, i] = set_size(st.bel[0], st.bel[1])
-        for r in range(10):
-            sizes[r, i] = st.sizes[r]
-        if st.g[REASON] == CATCH or st.g[REASON] == SHOT:
-            captures[st.g[FPOS]] += 1
-        elif st.g[REASON] == ESCAPE:
-            escapes[st.g[FPOS]] += 1
+        write_row(P, st, i, out, sizes, captures, escapes)
+
+
+@njit(**INLINE)
+def write_row(P, st, i, out, sizes, captures, escapes):
+    """Game i's columns of ``play_batch`` from its final state."""
+    alive = 0
+    for k in range(P.n_art):
+        if st.ahp[k] > 0:
+            alive += 1
+    out[0, i] = st.g[WINNER]
+    out[1, i] = st.g[REASON]
+    out[2, i] = st.g[END_ROUND]
+    out[3, i] = st.g[ESC_ROUND]
+    out[4, i] = st.g[ESC_EXIT]
+    out[5, i] = st.g[FHP]
+    out[6, i] = alive
+    out[7, i] = set_size(st.bel[0], st.bel[1])
+    for r in range(10):
+        sizes[r, i] = st.sizes[r]
+    if st.g[REASON] == CATCH or st.g[REASON] == SHOT:
+        captures[st.g[FPOS]] += 1
+    elif st.g[REASON] == ESCAPE:
+        escapes[st.g[FPOS]] += 1
 
 
 # ---------------------------------------------------------------- Python entry points
@@ -602,8 +697,15 @@ def play_rows(rules, board, policy: np.ndarray, seed: int, start: int, count: in
     captures = np.zeros(T.n, dtype=np.int64)
     escapes = np.zeros(T.n, dtype=np.int64)
     log = np.zeros((log_rows, LOG_WIDTH), dtype=np.int64)
-    play_batch(T, P, new_state(), np.asarray(policy, dtype=np.int64), np.int64(seed), np.int64(start), out, sizes,
-               density, captures, escapes, log)
+    policy = np.asarray(policy, dtype=np.int64)
+    decisions = None
+    if policy[0] == len(FROGMAN_BOTS) or policy[1] == len(ARTILLERY_BOTS):  # a search bot plays: its own entry point
+        from sim.games.island_nation.search import play_searched_batch
+
+        decisions = play_searched_batch(T, P, policy, seed, start, out, sizes, density, captures, escapes, log)
+    else:
+        play_batch(T, P, new_state(), policy, np.int64(seed), np.int64(start), out, sizes, density, captures,
+                   escapes, log)
     exit_of = np.full(T.n, -1, dtype=np.int64)
     exit_of[T.evac_points[:T.n_evac]] = np.arange(T.n_evac)
     escape_point = out[4]
@@ -620,6 +722,8 @@ def play_rows(rules, board, policy: np.ndarray, seed: int, start: int, count: in
     }
     for r in range(10):
         games[f"set_r{r + 1}"] = sizes[r]  # public-set size at the end of round r+1, -1 if not reached
+    if decisions is not None:
+        games["search_decisions"] = decisions  # decisions taken by search bots in the game
     points = {"point": np.arange(T.n, dtype=np.int64), "density": density, "captures": captures,
               "escapes": escapes}
     return games, points, log

@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sim.core.game import SearchBot
 from sim.core.rng import below, uniform
 from sim.games.island_nation.state import (
     BULLETS,
@@ -57,6 +58,7 @@ from sim.games.island_nation.state import (
 
 FROGMAN_BOTS = ("random", "runner", "ghost")
 ARTILLERY_BOTS = ("random", "patrol", "hunter")
+SEARCH = SearchBot(options=(("rollouts", 16, "rollouts (sampled worlds) per candidate action"),))  # search.py
 RUNNER, GHOST = 1, 2
 PATROL, HUNTER = 1, 2
 FAR = 6  # road distance beyond which an artillery is no threat this round
