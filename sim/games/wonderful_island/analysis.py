@@ -250,7 +250,7 @@ def describe(rules: WonderfulIslandRules, log: np.ndarray) -> list[str]:
             lines.append("   poaching: nobody has votes" if a < 0 else
                          f"   poaching seat {a}: candidate lays {b}, target matches {c}")
         elif code == E_DEBATE_ASK:
-            lines.append(f"   seat {a} {'debates' if b else 'declines the debate (paused)'}")
+            lines.append(f"   seat {a} {'debates' if b else 'declines the debate (turned over)'}")
         elif code == E_ISSUE:
             issue = ", ".join(cards[k] for k in (a, b) if k >= 0) or "none"
             lines.append(f"   debate issue: {issue}")

@@ -179,7 +179,6 @@ from sim.games.wonderful_island.state import (
     S_JAILED,
     S_KNOWN,
     S_MEET_N,
-    S_PAUSED,
     S_PLAYED,
     S_SIDE,
     S_SIZE,
@@ -438,7 +437,6 @@ def jail(sp, p):
     st[SEAT + p, S_VOTES] = 0
     st[SEAT + p, S_IRON] = 0
     st[SEAT + p, S_HOSP] = -1
-    st[SEAT + p, S_PAUSED] = 0
     st[SEAT + p, S_DEBATER] = 0
     for i in range(st[SEAT + p, S_HAND_N]):
         to_discard(sp, st[HAND + p, i])
@@ -781,11 +779,12 @@ def turn_over(sp):
 @compiled
 def play_step(sp, p):
     """WI-TURN-3: play any number of cards: support/obstruction into slots, strategy in front,
-    meeting cards passed face down. Only a card played changes the table, so whether the turn goes
-    on is checked at the start and after each card played."""
+    meeting cards passed face down; the reactive cards too (WI-TURN-6: they may 「仍可」 still be
+    played at step E, so at step C as well). Only a card played changes the table, so whether the
+    turn goes on is checked at the start and after each card played."""
     st = state_at(sp)
     slots = st[TB, R_SLOTS]
-    slot_kinds, action_kinds = st[TB, R_SLOT_KINDS], st[TB, R_ACTION_KINDS]
+    slot_kinds, action_kinds, reactive_kinds = st[TB, R_SLOT_KINDS], st[TB, R_ACTION_KINDS], st[TB, R_REACTIVE_KINDS]
     for _ in range(2):
         played = False
         changed = True
@@ -808,6 +807,10 @@ def play_step(sp, p):
                 target = pol.action_card_target(sp, p, k, st[TB + CARD0 + k, C_T1])
                 if target >= 0:
                     play_strategy_card(sp, p, i, target, E_PLAY)
+                    played = changed = True
+            elif reactive_kinds & bit:
+                if pol.reactive_at_action_step(sp, p, k, slot_has(sp, SUPPORT), slot_has(sp, OBSTRUCTION)):
+                    play_strategy_card(sp, p, i, st[0, G_CAND], E_PLAY)
                     played = changed = True
             i -= 1
         for j in range(st[SEAT + p, S_MEET_N] - 1, -1, -1):
@@ -862,7 +865,7 @@ def reactive_phase(sp, c):
     has_support, has_obstruction = slot_has(sp, SUPPORT), slot_has(sp, OBSTRUCTION)
     for j in range(1, n):
         p = seat_after(c, j, n)
-        if st[SEAT + p, S_JAILED] != 0 or st[SEAT + p, S_HOSP] >= 0 or st[SEAT + p, S_PAUSED] != 0:
+        if st[SEAT + p, S_JAILED] != 0 or st[SEAT + p, S_HOSP] >= 0:
             continue
         for i in range(st[SEAT + p, S_HAND_N] - 1, -1, -1):
             if i >= st[SEAT + p, S_HAND_N]:
@@ -975,7 +978,7 @@ def poaching(sp, c, bonus):
         return 0
     laid = st[TMP + TMP_LAID]
     clear_row(sp, TMP + TMP_LAID, 3, 0)
-    i = st[SEAT + c, S_HAND_N] - 1
+    i = st[SEAT + c, S_HAND_N] - 1 if st[SEAT + c, S_HOSP] < 0 else -1  # WI-HOSP-3: no cards from hospital
     while i >= 0:
         if pol.poach_plays_card(sp, c):
             k = take_from_hand(sp, c, i)
@@ -983,7 +986,7 @@ def poaching(sp, c, bonus):
             to_discard(sp, k)
         i -= 1
     matched = 0
-    if pol.poach_resists(sp, q, c):
+    if st[SEAT + q, S_HOSP] < 0 and pol.poach_resists(sp, q, c):  # WI-HOSP-3
         for t in range(3):
             need = laid[t]
             i = st[SEAT + q, S_HAND_N] - 1
@@ -1065,7 +1068,7 @@ def tv_debate(sp, c, bonus):
     issue = st[TMP + TMP_ISSUE]
     clear_row(sp, TMP + TMP_ISSUE, 2, -1)
     n_issue = 0
-    if st[SEAT + c, S_HAND_N] > 0:
+    if st[SEAT + c, S_HAND_N] > 0 and st[SEAT + c, S_HOSP] < 0:  # WI-HOSP-3: no issue from hospital
         first = pol.issue_choice(sp, c)
         if first >= 0:
             issue[0] = take_from_hand(sp, c, first)
@@ -1089,7 +1092,8 @@ def tv_debate(sp, c, bonus):
             continue
         d = randbelow(stream(st), 6) + 1
         case, count = debate_requirement(d0, d, n_issue == 2)
-        able = count <= picks.shape[0] and find_debate_cards(sp, q, case, count, issue, picks)
+        able = st[SEAT + q, S_HOSP] < 0 and count <= picks.shape[0] and find_debate_cards(
+            sp, q, case, count, issue, picks)  # WI-HOSP-3: a debater in hospital plays no card
         if able and pol.debates_to_win(sp, q, c, st[0, G_DELTA]):
             drop_indices(sp, q, picks, count)
             gain_votes(sp, q, st[TB, R_DEB_WIN])
@@ -1190,8 +1194,10 @@ def can_declare(sp, p):
 
 
 @leaf
-def politician_goal_met(sp, p):
-    """WI-END-3: a politician's own condition (camp elections are handled by the caller)."""
+def politician_goal_met(sp, p, counting):
+    """WI-END-3: a politician's own condition (camp elections are handled by the caller). Hospital bars
+    declaring (WI-HOSP-3), not the forced count's step A (``counting``, WI-END-4); jail bars both
+    unless the condition is jail (WI-JAIL-4)."""
     st = state_at(sp)
     character = character_row(sp, p)
     cond, amount = st[character, CH_WIN], st[character, CH_WIN_AMT]
@@ -1199,8 +1205,8 @@ def politician_goal_met(sp, p):
         jailed = 0
         for q in range(st[0, G_N]):
             jailed += st[SEAT + q, S_JAILED]
-        return jailed >= amount and (st[SEAT + p, S_JAILED] != 0 or st[SEAT + p, S_HOSP] < 0)
-    if not can_declare(sp, p):
+        return jailed >= amount and (st[SEAT + p, S_JAILED] != 0 or counting or st[SEAT + p, S_HOSP] < 0)
+    if st[SEAT + p, S_JAILED] != 0 or not (counting or st[SEAT + p, S_HOSP] < 0):
         return False
     if cond == W_VOTES:
         return st[SEAT + p, S_VOTES] + st[SEAT + p, S_IRON] >= amount
@@ -1273,7 +1279,7 @@ def check_endings(sp):
             continue
         character = character_row(sp, p)
         depends = camp >= 0 and st[character, CH_WIN] == W_CAMP and st[character, CH_WIN_AMT] == camp
-        if (depends and can_declare(sp, p)) or politician_goal_met(sp, p):
+        if (depends and can_declare(sp, p)) or politician_goal_met(sp, p, False):
             st[SEAT + p, S_WON] = 1
             log_event(sp, E_WIN, p, POLITICIAN, 0)
             winners += 1
@@ -1292,7 +1298,7 @@ def forced_count(sp):
     n = st[0, G_N]
     winners = 0
     for p in range(n):
-        if st[SEAT + p, S_CAMP] == POLITICIAN and politician_goal_met(sp, p):
+        if st[SEAT + p, S_CAMP] == POLITICIAN and politician_goal_met(sp, p, True):
             st[SEAT + p, S_WON] = 1
             winners += 1
     if winners == 0:
@@ -1349,6 +1355,11 @@ def setup(sp, deck0, mdeck0, bots):
         order[ch] = ch
     shuffle_row(sp, TMP + TMP_ORDER, n_chars)
     dealt = st[TB, R_CHARS_DEALT]
+    # each player keeps one before the camps are dealt: the choice reads no camp, and a random bot's
+    # coins are drawn here, before the camp cards are shuffled (WI-SETUP-1 before WI-SETUP-2)
+    coins = st[TMP + TMP_DICE]
+    for i in range(n * (dealt - 1)):
+        coins[i] = randbelow(stream(st), 2)
     # camps: the camp cards for this player count, shuffled, one each (WI-SETUP-2)
     camps = st[TMP + TMP_CAMPS]
     i = 0
@@ -1364,7 +1375,8 @@ def setup(sp, deck0, mdeck0, bots):
         characters = TB + st[TB, R_CHAR0]  # the first character row of the table
         for d in range(1, dealt):
             other = order[p * dealt + d]
-            if pol.pick_character(sp, st[SEAT + p, S_BOT], st[characters + best, CH_SCORE], st[characters + other, CH_SCORE]) == 1:
+            if pol.pick_character(st[SEAT + p, S_BOT], st[characters + best, CH_SCORE], st[characters + other, CH_SCORE],
+                                  coins[p * (dealt - 1) + d - 1]) == 1:
                 best = other
         st[SEAT + p, S_CHAR] = best
         st[SEAT + p, S_HOSP] = -1
@@ -1409,6 +1421,29 @@ def setup(sp, deck0, mdeck0, bots):
 
 
 @compiled
+def ask_debaters(sp, c):
+    """WI-V-DEBATE-1: the candidate asks every other player out of jail (in hospital too); one who
+    declines turns the character over (WI-HOSP-3/4 apply) until this campaign turn's settlement is
+    over: its stay is dated one turn back, so the end of this campaign turn ends it (WI-HOSP-2). A
+    player already in hospital keeps its stay. Returns how many declined (WI-V-DEBATE-2)."""
+    st = state_at(sp)
+    n = st[0, G_N]
+    unwilling = 0
+    for j in range(1, n):
+        q = seat_after(c, j, n)
+        if st[SEAT + q, S_JAILED] != 0:
+            continue
+        if pol.will_debate(sp, q):
+            st[SEAT + q, S_DEBATER] = 1
+        else:
+            if st[SEAT + q, S_HOSP] < 0:
+                st[SEAT + q, S_HOSP] = st[0, G_TURN] - 1
+            unwilling += 1
+        log_event(sp, E_DEBATE_ASK, q, st[SEAT + q, S_DEBATER], 0)
+    return unwilling
+
+
+@compiled
 def campaign_turn(sp, c, vstats):
     """WI-ROUND-3/4: venue, action turns from the candidate's right (candidate last), reactive
     cards, settlement; then the venue is cleared and hospital stays may end (WI-HOSP-2)."""
@@ -1420,23 +1455,12 @@ def campaign_turn(sp, c, vstats):
     venue = pol.pick_venue(sp, c)
     st[0, G_VENUE] = venue
     log_event(sp, E_CAMPAIGN, c, venue, st[0, G_TURN])
-    unwilling = 0
-    if venue == TV_DEBATE:  # WI-V-DEBATE-1
-        for j in range(1, n):
-            q = seat_after(c, j, n)
-            if st[SEAT + q, S_JAILED] != 0 or st[SEAT + q, S_HOSP] >= 0:
-                continue
-            if pol.will_debate(sp, q):
-                st[SEAT + q, S_DEBATER] = 1
-            else:
-                st[SEAT + q, S_PAUSED] = 1
-                unwilling += 1
-            log_event(sp, E_DEBATE_ASK, q, st[SEAT + q, S_DEBATER], 0)
+    unwilling = ask_debaters(sp, c) if venue == TV_DEBATE else 0
     for j in range(1, n + 1):
         p = seat_after(c, j, n)
         if turn_over(sp):
             break
-        if st[SEAT + p, S_JAILED] != 0 or st[SEAT + p, S_PAUSED] != 0:
+        if st[SEAT + p, S_JAILED] != 0:
             continue
         if st[SEAT + p, S_HOSP] >= 0:
             log_event(sp, E_SKIP, p, 1, 0)
@@ -1452,7 +1476,6 @@ def campaign_turn(sp, c, vstats):
             to_discard(sp, st[PILES + PILE_SLOT_CARD, s])
     st[0, G_SLOT_N] = 0
     for q in range(n):
-        st[SEAT + q, S_PAUSED] = 0
         st[SEAT + q, S_DEBATER] = 0
         if q != c and st[SEAT + q, S_HOSP] >= 0 and st[SEAT + q, S_HOSP] < st[0, G_TURN]:
             st[SEAT + q, S_HOSP] = -1

@@ -43,6 +43,7 @@ from sim.games.wonderful_island.state import (
     S_BELIEF,
     S_BOT,
     S_HAND_N,
+    S_HOSP,
     S_IRON,
     S_JAILED,
     S_KNOWN,
@@ -113,11 +114,11 @@ def goal(sp, p):
 
 
 @compiled
-def pick_character(sp, bot, score_a, score_b):
-    """WI-SETUP-1: keep one of the two characters dealt (0 or 1)."""
-    st = state_at(sp)
+def pick_character(bot, score_a, score_b, coin_drawn):
+    """WI-SETUP-1: keep one of the two characters dealt (0 or 1), before the camps are dealt: nothing
+    but the two characters is read (the random bot's coin was drawn before the camp cards)."""
     if bot == BOT_RANDOM:
-        return randbelow(stream(st), 2)
+        return coin_drawn
     return 0 if score_a >= score_b else 1
 
 
@@ -309,6 +310,16 @@ def reactive_wanted(sp, p, k, has_support, has_obstruction):
 
 
 @compiled
+def reactive_at_action_step(sp, p, k, has_support, has_obstruction):
+    """WI-TURN-3/6: whether p plays reactive card k at its own step C. The candidate (who has no step E)
+    uses it then; the others keep it for step E, when every card of the action phase is on the venue."""
+    st = state_at(sp)
+    if st[SEAT + p, S_BOT] != BOT_RANDOM and p != st[0, G_CAND]:
+        return False
+    return reactive_wanted(sp, p, k, has_support, has_obstruction)
+
+
+@compiled
 def wants_cancel(sp, victim, actor):
     """WI-CARD-5: whether the victim spends a cancel card on a hostile card."""
     st = state_at(sp)
@@ -394,7 +405,7 @@ def will_debate(sp, q):
     st = state_at(sp)
     if st[SEAT + q, S_BOT] == BOT_RANDOM:
         return coin(sp)
-    return st[SEAT + q, S_HAND_N] >= 2
+    return (st[SEAT + q, S_HAND_N] >= 2) & (st[SEAT + q, S_HOSP] < 0)  # from hospital it cannot play an issue
 
 
 @compiled

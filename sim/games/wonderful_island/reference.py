@@ -47,7 +47,6 @@ class Player:
     subpoenas: int = 0
     jailed: bool = False
     hospital_since: int = -1  # campaign turn at which the hospital stay began; -1: not in hospital
-    paused: bool = False
     debater: bool = False
     hand: list[Card] = field(default_factory=list)
     meetings: list[dict] = field(default_factory=list)
@@ -216,7 +215,7 @@ class Game:
         self.removed += p.votes
         p.votes = p.iron = 0
         p.hospital_since = -1
-        p.paused = p.debater = False
+        p.debater = False
         self.discard.extend(p.hand)
         p.hand = []
         self.meeting_pile.extend(p.meetings)
@@ -480,15 +479,16 @@ class Game:
         n = r.players
         order = list(range(len(self.characters)))
         rng.shuffle(order)
+        coins = [self.coin() for _ in range(n * (r.characters_dealt - 1))]  # characters before camps
         camps = [c for c, k in zip(CAMPS, r.camps(), strict=True) for _ in range(k)]
         rng.shuffle(camps)
         for p in range(n):
             bot = self.bots[camps[p]]
             dealt = order[p * r.characters_dealt:(p + 1) * r.characters_dealt]
             best = dealt[0]
-            for other in dealt[1:]:
+            for d, other in enumerate(dealt[1:]):
                 if bot == "random":
-                    best = other if self.coin() else best
+                    best = other if coins[p * (r.characters_dealt - 1) + d] else best
                 elif self.score(other) > self.score(best):
                     best = other
             self.players.append(Player(p, camps[p], bot, self.characters[best]))
@@ -604,6 +604,10 @@ class Game:
                     if target is not None:
                         self.play_strategy(p, i, target)
                         played = True
+                elif card.timing == "reactive" and (p.bot == "random" or p.seat == self.candidate) and (
+                        self.reactive_wanted(p, card)):  # WI-TURN-3/6: the candidate has no step E
+                    self.play_strategy(p, i, self.players[self.candidate])
+                    played = True
                 i -= 1
             for j in range(len(p.meetings) - 1, -1, -1):
                 if self.turn_over():
@@ -638,7 +642,7 @@ class Game:
         n = self.r.players
         for j in range(1, n):
             p = self.players[(c.seat + j) % n]
-            if p.jailed or p.in_hospital or p.paused:
+            if p.jailed or p.in_hospital:
                 continue
             for i in range(len(p.hand) - 1, -1, -1):
                 if self.turn_over():
@@ -648,19 +652,21 @@ class Game:
                 card = p.hand[i]
                 if card.type != "strategy" or card.timing != "reactive":
                     continue
-                kind = card.effects[0]["target"]
-                if kind == "venue_support" and not self.slot_has("support"):
-                    continue
-                if kind == "venue_obstruction" and not self.slot_has("obstruction"):
-                    continue
-                if p.bot == "random":
-                    wanted = self.coin()
-                elif kind == "venue_obstruction":
-                    wanted = self.is_ally(p, c.seat)
-                else:
-                    wanted = self.is_rival(p, c.seat)
-                if wanted:
+                if self.reactive_wanted(p, card):
                     self.play_strategy(p, i, c)
+
+    def reactive_wanted(self, p: Player, card: Card) -> bool:
+        """WI-TURN-6: whether p plays a reactive card against (or for) the candidate now."""
+        kind = card.effects[0]["target"]
+        if kind == "venue_support" and not self.slot_has("support"):
+            return False
+        if kind == "venue_obstruction" and not self.slot_has("obstruction"):
+            return False
+        if p.bot == "random":
+            return self.coin()
+        if kind == "venue_obstruction":
+            return self.is_ally(p, self.candidate)
+        return self.is_rival(p, self.candidate)
 
     # ------------------------------------------------------------------ venues
     def sweep(self, c: Player, bonus: int) -> int:
@@ -722,13 +728,13 @@ class Game:
         if target is None:
             return 0
         laid = {"support": 0, "obstruction": 0, "strategy": 0}
-        for i in range(len(c.hand) - 1, -1, -1):
+        for i in range(len(c.hand) - 1, -1, -1) if not c.in_hospital else ():  # WI-HOSP-3
             if c.bot != "random" or self.coin():
                 card = self.take(c, i)
                 laid[card.type] += 1
                 self.discard.append(card)
         matched = 0
-        if self.coin() if target.bot == "random" else not self.is_ally(target, c.seat):
+        if not target.in_hospital and (self.coin() if target.bot == "random" else not self.is_ally(target, c.seat)):
             for kind in ("support", "obstruction", "strategy"):
                 need = laid[kind]
                 i = len(target.hand) - 1
@@ -747,7 +753,7 @@ class Game:
         if not any(q.debater for q in self.players):
             return 0
         issue: list[Card] = []
-        if c.hand:
+        if c.hand and not c.in_hospital:  # WI-HOSP-3
             first = self.issue_choice(c)
             if first >= 0:
                 issue.append(self.take(c, first))
@@ -767,7 +773,7 @@ class Game:
                 case, count = "kind", len(issue)
             else:
                 case, count = "any", d0 if combined else math.ceil(d0 / 2)
-            picks = self.meet_issue(q, case, count, issue)
+            picks = None if q.in_hospital else self.meet_issue(q, case, count, issue)
             wants = self.coin() if q.bot == "random" else not (
                 self.is_ally(q, c.seat) and q.side >= 0 and c.total + self.delta + 1 >= self.threshold)
             if picks is not None and wants:
@@ -850,12 +856,12 @@ class Game:
     def can_declare(self, p: Player) -> bool:
         return not p.jailed and not p.in_hospital
 
-    def goal_met(self, p: Player) -> bool:
-        """WI-END-3, WI-JAIL-4."""
+    def goal_met(self, p: Player, counting: bool = False) -> bool:
+        """WI-END-3, WI-JAIL-4; hospital bars declaring, not the forced count (WI-END-4 A)."""
         win = p.character["win"]
         if win["condition"] == "jailed":
-            return sum(q.jailed for q in self.players) >= win["amount"] and (p.jailed or not p.in_hospital)
-        if not self.can_declare(p):
+            return sum(q.jailed for q in self.players) >= win["amount"] and (p.jailed or counting or not p.in_hospital)
+        if p.jailed or (p.in_hospital and not counting):
             return False
         if win["condition"] == "votes":
             return p.total >= win["amount"]
@@ -909,7 +915,7 @@ class Game:
 
     def forced_count(self) -> None:
         """WI-END-4."""
-        winners = [p for p in self.players if p.camp == "politician" and self.goal_met(p)]
+        winners = [p for p in self.players if p.camp == "politician" and self.goal_met(p, counting=True)]
         if not winners:
             best_bg = max((p.total for p in self.players if p.camp != "politician"), default=-1)
             best_pol = max((p.total for p in self.players if p.camp == "politician" and not p.jailed), default=-1)
@@ -934,21 +940,22 @@ class Game:
         self.slots = []
         self.venue = self.pick_venue(c)
         unwilling = 0
-        if self.venue == "tv_debate":
+        if self.venue == "tv_debate":  # WI-V-DEBATE-1: all out of jail asked; decliners turned over
             for j in range(1, n):
                 q = self.players[(c.seat + j) % n]
-                if q.jailed or q.in_hospital:
+                if q.jailed:
                     continue
-                if self.coin() if q.bot == "random" else len(q.hand) >= 2:
+                if self.coin() if q.bot == "random" else (len(q.hand) >= 2 and not q.in_hospital):
                     q.debater = True
                 else:
-                    q.paused = True
+                    if not q.in_hospital:
+                        q.hospital_since = self.turn - 1
                     unwilling += 1
         for j in range(1, n + 1):
             p = self.players[(c.seat + j) % n]
             if self.turn_over():
                 break
-            if p.jailed or p.paused or p.in_hospital:
+            if p.jailed or p.in_hospital:
                 continue
             self.action_turn(p, unwilling if p is c and self.venue == "tv_debate" else 0)
             self.check_endings()
@@ -959,7 +966,7 @@ class Game:
         self.discard.extend(card for card, _ in self.slots if card is not None)
         self.slots = []
         for q in self.players:
-            q.paused = q.debater = False
+            q.debater = False
             if q is not c and 0 <= q.hospital_since < self.turn:
                 q.hospital_since = -1
         self.check_endings()

@@ -71,9 +71,9 @@ END_NAMES = ("none", "threshold", "politician", "forced", "last_out")
 G_SIZE = 26
 
 # seat columns
-(S_CAMP, S_CHAR, S_VOTES, S_IRON, S_SUBP, S_JAILED, S_HOSP, S_PAUSED, S_HAND_N, S_MEET_N, S_PLAYED, S_WON,
- S_BOT, S_SIDE, S_DEBATER, S_KNOWN, S_HOSP_EVER) = range(17)
-S_BELIEF = 17  # S_BELIEF + q: per-mille belief that q is on this player's side
+(S_CAMP, S_CHAR, S_VOTES, S_IRON, S_SUBP, S_JAILED, S_HOSP, S_HAND_N, S_MEET_N, S_PLAYED, S_WON,
+ S_BOT, S_SIDE, S_DEBATER, S_KNOWN, S_HOSP_EVER) = range(16)
+S_BELIEF = 16  # S_BELIEF + q: per-mille belief that q is on this player's side
 S_SIZE = S_BELIEF + MAX_PLAYERS
 
 # piles
