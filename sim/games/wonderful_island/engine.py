@@ -961,6 +961,11 @@ def legislature(sp, c, bonus):
                 gain_votes(sp, q, 1)
                 log_event(sp, E_VOTE_SPLIT, q, 1, 0)
         own = kept
+    receiver = pol.bill_receiver(sp, c, own) if st[SEAT + c, S_BOT] != BOT_RANDOM else c
+    if receiver != c:  # the share elects an ally
+        gain_votes(sp, receiver, own)
+        log_event(sp, E_VOTE_SPLIT, receiver, own, 0)
+        return 0
     change_votes(sp, c, own)
     log_event(sp, E_VOTE_SPLIT, c, own, 0)
     return own

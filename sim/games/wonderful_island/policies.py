@@ -18,12 +18,13 @@ counts (votes, iron, subpoenas, hand sizes, cards on the venue).
 from __future__ import annotations
 
 from sim.core.rng import randbelow
-from sim.games.wonderful_island.catalogue import C_COPIES, C_P1, C_TYPE, C_VALUE, CH_WIN
+from sim.games.wonderful_island.catalogue import C_COPIES, C_P1, C_TYPE, C_VALUE, CH_WIN, CH_WIN_AMT
 from sim.games.wonderful_island.state import (
     BOT_POLITICIAN,
     BOT_RANDOM,
     CARD0,
     G_CAND,
+    G_IRON_LEFT,
     G_N,
     G_THRESH,
     GRASSROOTS,
@@ -39,6 +40,10 @@ from sim.games.wonderful_island.state import (
     P_SUBPOENA,
     P_VOTES,
     POACHING,
+    R_DEB_WALK,
+    R_GRASS,
+    R_LEG,
+    R_RALLY,
     RALLY,
     S_BELIEF,
     S_BOT,
@@ -61,6 +66,7 @@ from sim.games.wonderful_island.state import (
     W_HAND,
     W_IRON,
     W_JAILED,
+    W_VOTES,
     character_row,
     compiled,
     leaf,
@@ -73,8 +79,11 @@ RIVAL = 400  # belief up to which a player counts as a rival
 IRON_WORTH = 1.15  # an iron vote cannot be lost or poached
 SWEEP_TWO_DICE = 2.53  # expected street-sweep votes with 2 dice (exact: 91/36)
 SWEEP_THREE_DICE = 3.68  # with 3 dice, best pair (exact: 795/216)
-SWING = 1.5  # worth of a vote taken from a rival rather than from the pool
-DEBATE_WORTH = 2.0  # rough worth of a debate (walkover or failed debaters)
+SWEEP_TAIL_2 = (1.0, 1.0, 25 / 36, 16 / 36, 9 / 36, 4 / 36, 1 / 36)  # P(best >= m), m = 0..6, two dice
+SWEEP_TAIL_3 = (1.0, 1.0, 212 / 216, 175 / 216, 117 / 216, 59 / 216, 16 / 216)  # three dice, best pair
+WIN_WORTH = 12.0  # a win the side can declare right after this settlement, in votes
+CARD_WORTH = 0.4  # a card in hand, in votes (cards are votes later: support, obstruction, defence)
+DEBATE_SUCCESS = 0.55  # a debater's chance to meet a single issue (15/36 identical, 15/36 same kind, 6/36 any)
 
 
 @compiled
@@ -354,7 +363,8 @@ def support_in_hand(sp, p):
 
 @compiled
 def pick_venue(sp, c):
-    """WI-ROUND-3: the candidate's venue; bots other than random take the best expected gain."""
+    """WI-ROUND-3: the candidate's venue; bots other than random take the venue of the best value for
+    their side (venue_value), all six weighed."""
     st = state_at(sp)
     if st[SEAT + c, S_BOT] == BOT_RANDOM:
         return randbelow(stream(st), 6)
@@ -364,39 +374,121 @@ def pick_venue(sp, c):
     if g_kind == W_IRON:
         return GRASSROOTS
     bonus = support_in_hand(sp, c) // 2
-    best, best_value = RALLY, expected_gain(sp, c, RALLY, bonus)
+    need = votes_needed(sp, c)
+    best, best_value = RALLY, venue_value(sp, c, RALLY, bonus, need)
     for v in range(RALLY + 1, TV_DEBATE + 1):
-        value = expected_gain(sp, c, v, bonus)
+        value = venue_value(sp, c, v, bonus, need)
         if value > best_value:
             best, best_value = v, value
     return best
 
 
-@leaf
-def expected_gain(sp, c, venue, bonus):
-    """The bots' rough worth of a venue for candidate c with this support bonus."""
+@compiled
+def votes_needed(sp, c):
+    """Votes the candidate's side still needs for a win it can declare now: the threshold (or the
+    politician's vote goal) less the candidate's votes, at least 1."""
     st = state_at(sp)
-    if venue == RALLY:
-        return 3.0 + bonus
-    if venue == GRASSROOTS:
-        return IRON_WORTH * (2 + bonus)
-    if venue == STREET_SWEEP:
-        return SWEEP_TWO_DICE if bonus == 0 else SWEEP_THREE_DICE
+    target = st[0, G_THRESH]
+    if goal(sp, c) == W_VOTES:
+        target = st[character_row(sp, c), CH_WIN_AMT]
+    return max(1, target - total_votes(sp, c))
+
+
+@compiled
+def sweep_at_least(dice, m):
+    """P(the street sweep's best pair >= m) with 2 or 3 dice (exact, from the 36 or 216 throws)."""
+    if m <= 1:
+        return 1.0
+    if m >= 7:
+        return 0.0
+    if dice == 2:
+        return SWEEP_TAIL_2[m]
+    return SWEEP_TAIL_3[m]
+
+
+@compiled
+def best_ally_need(sp, c):
+    """Votes that the believed ally (not c, out of jail and hospital) nearest the threshold still needs
+    (a large number when c sees none): what the candidate's share of a bill can complete (WI-V-LEG-1)."""
+    st = state_at(sp)
+    best = 1 << 20
+    for q in range(st[0, G_N]):
+        free = (q != c) & (st[SEAT + q, S_JAILED] == 0) & (st[SEAT + q, S_HOSP] < 0) & is_ally(sp, c, q)
+        need = st[0, G_THRESH] - total_votes(sp, q)
+        best = min(best, need) if free and st[SEAT + c, S_SIDE] >= 0 else best
+    return max(1, best)
+
+
+@leaf
+def venue_value(sp, c, venue, bonus, need):
+    """The bots' worth of a venue for the candidate's side: WIN_WORTH times the chance that the side can
+    declare right after this settlement, plus the expected vote swing between the side and its rivals
+    (votes from the pool count once; votes taken from a rival, or a rival's gain, count on both sides).
+    Every venue is weighed: the rally's sure votes, the grassroots' iron, the sweep's chance of a big
+    throw, the bill whose votes may elect an ally, poaching's transfer, the debate's walkover."""
+    st = state_at(sp)
     n = st[0, G_N]
-    if venue == LEGISLATURE:
+    if venue == RALLY:  # WI-V-RALLY-1/2
+        gain = st[TB, R_RALLY] + bonus
+        return WIN_WORTH * (gain >= need) + gain
+    if venue == GRASSROOTS:  # WI-V-GRASS-1/2: iron votes, capped by the supply
+        gain = min(st[TB, R_GRASS] + bonus, st[0, G_IRON_LEFT])
+        return WIN_WORTH * (gain >= need) + IRON_WORTH * gain
+    if venue == STREET_SWEEP:  # WI-V-SWEEP-1..3
+        dice = 2 if bonus == 0 else 3
+        mean = SWEEP_TWO_DICE if dice == 2 else SWEEP_THREE_DICE
+        return WIN_WORTH * sweep_at_least(dice, need) + mean
+    if venue == LEGISLATURE:  # WI-V-LEG-1/2/4: a hand bought costs a vote given away
         voters, allies = 0, 0
         for q in range(n):  # counted without branches
             free = st[SEAT + q, S_JAILED] == 0
             voters += free
             allies += free & (q != c) & is_ally(sp, c, q)
         to_buy = max(0, (voters + 1) // 2 - 1 - bonus - allies)
-        return 3.0 - 1.5 * to_buy if to_buy <= 3 else 0.0
-    if venue == POACHING:  # a transfer: the rival loses what the candidate gains
+        if to_buy > st[TB, R_LEG]:
+            return 0.0
+        own = st[TB, R_LEG] - to_buy
+        wins = own >= min(need, best_ally_need(sp, c))
+        return WIN_WORTH * wins + own - to_buy
+    if venue == POACHING:  # WI-V-POACH-1..4: a transfer, paid with the candidate's hand
         target = strongest_rival(sp, c, n, True)
         if target < 0:
             return 0.0
-        return SWING * min(st[SEAT + target, S_VOTES], (st[SEAT + c, S_HAND_N] + bonus + 1) // 2)
-    return DEBATE_WORTH
+        laid = st[SEAT + c, S_HAND_N] + bonus
+        taken = min(st[SEAT + target, S_VOTES], max(0, laid - (st[SEAT + target, S_HAND_N] + 1) // 2))
+        return WIN_WORTH * (taken >= need) + 2.0 * taken - CARD_WORTH * laid
+    # WI-V-DEBATE-1..5: players who cannot or will not debate give the walkover and extra cards; each
+    # debater either fails (a vote for the candidate) or succeeds (two votes for the debater)
+    debaters, declined, side_gain = 0, 0, 0.0
+    for q in range(n):
+        if q == c or st[SEAT + q, S_JAILED] != 0:
+            continue
+        willing = (st[SEAT + q, S_HAND_N] >= 2) & (st[SEAT + q, S_HOSP] < 0)
+        debaters += willing
+        declined += not willing
+        friend = is_ally(sp, c, q)
+        side_gain += willing * ((1.0 - DEBATE_SUCCESS) + DEBATE_SUCCESS * (2.0 if friend else -2.0))
+    if debaters == 0:
+        walk = st[TB, R_DEB_WALK]
+        return WIN_WORTH * (walk >= need) + walk + CARD_WORTH * declined
+    return WIN_WORTH * (1.0 - DEBATE_SUCCESS) ** debaters * (debaters >= need) + side_gain + CARD_WORTH * declined
+
+
+@compiled
+def bill_receiver(sp, c, own):
+    """WI-V-LEG-1 「玩家可自行決定如何將此3張選票分配給各玩家」: who gets the candidate's own share of a passed
+    bill: itself, unless the share cannot elect it but elects a believed ally (the one nearest the threshold)."""
+    st = state_at(sp)
+    if own >= votes_needed(sp, c) or st[SEAT + c, S_SIDE] < 0:
+        return c
+    best, best_need = c, own + 1
+    for q in range(st[0, G_N]):  # without branches (selects)
+        need = st[0, G_THRESH] - total_votes(sp, q)
+        better = (q != c) & (st[SEAT + q, S_JAILED] == 0) & (st[SEAT + q, S_HOSP] < 0) & is_ally(sp, c, q) & (
+            need < best_need)
+        best = q if better else best
+        best_need = need if better else best_need
+    return best
 
 
 @compiled

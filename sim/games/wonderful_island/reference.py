@@ -18,6 +18,9 @@ from sim.games.wonderful_island.rules import WonderfulIslandRules
 CAMPS = ("blue", "green", "politician")
 BOTS = ("random", "partisan", "politician")
 VENUES = ("rally", "grassroots", "street_sweep", "legislature", "poaching", "tv_debate")
+# P(the street sweep's best pair >= m), m = 0..7, with 2 and 3 dice
+SWEEP_TAIL = {2: (1.0, 1.0, 25 / 36, 16 / 36, 9 / 36, 4 / 36, 1 / 36, 0.0),
+              3: (1.0, 1.0, 212 / 216, 175 / 216, 117 / 216, 59 / 216, 16 / 216, 0.0)}
 HOSTILE = ("subpoena", "hospital", "discard", "move_votes")
 WORTH = {"votes": 10, "iron": 14, "subpoena": 16, "clear_subpoena": 9, "hospital": 12, "draw": 8, "discard": 5,
          "move_votes": 12, "cancel": 11, "peek": 4, "support": 9, "none": 0}
@@ -452,7 +455,7 @@ class Game:
         return self.most_uncertain(p)
 
     def pick_venue(self, c: Player) -> str:
-        """WI-ROUND-3."""
+        """WI-ROUND-3: the venue of the best value for the candidate's side (policies.venue_value)."""
         if c.bot == "random":
             return VENUES[self.rng.randrange(6)]
         goal = self.goal(c)
@@ -461,15 +464,40 @@ class Game:
         if goal == "iron":
             return "grassroots"
         bonus = sum(card.type == "support" for card in c.hand) // 2
-        value = {"rally": 3.0 + bonus, "grassroots": 1.15 * (2 + bonus),
-                 "street_sweep": 2.53 if bonus == 0 else 3.68}
+        need = self.votes_needed(c)
+        win, card = 12.0, 0.4
+        value = {}
+        gain = self.r.rally_votes + bonus
+        value["rally"] = win * (gain >= need) + gain
+        gain = min(self.r.grassroots_iron + bonus, self.iron_left)
+        value["grassroots"] = win * (gain >= need) + 1.15 * gain
+        dice = 2 if bonus == 0 else 3
+        value["street_sweep"] = win * SWEEP_TAIL[dice][min(need, 7)] + (91 / 36 if dice == 2 else 795 / 216)
         voters = sum(not q.jailed for q in self.players)
         allies = sum(not q.jailed and q is not c and self.is_ally(c, q.seat) for q in self.players)
         to_buy = max(0, (voters + 1) // 2 - 1 - bonus - allies)
-        value["legislature"] = 3.0 - 1.5 * to_buy if to_buy <= 3 else 0.0
+        own = self.r.legislature_votes - to_buy
+        ally_need = min((self.threshold - q.total for q in self.players if q is not c and not q.jailed
+                         and not q.in_hospital and self.is_ally(c, q.seat) and c.side >= 0), default=1 << 20)
+        value["legislature"] = (win * (own >= min(need, max(1, ally_need))) + own - to_buy
+                                if to_buy <= self.r.legislature_votes else 0.0)
         rival = self.strongest_rival(c, True)
-        value["poaching"] = 1.5 * min(rival.votes, (len(c.hand) + bonus + 1) // 2) if rival else 0.0
-        value["tv_debate"] = 2.0
+        if rival is None:
+            value["poaching"] = 0.0
+        else:
+            laid = len(c.hand) + bonus
+            taken = min(rival.votes, max(0, laid - (len(rival.hand) + 1) // 2))
+            value["poaching"] = win * (taken >= need) + 2.0 * taken - card * laid
+        others = [q for q in self.players if q is not c and not q.jailed]
+        willing = [q for q in others if len(q.hand) >= 2 and not q.in_hospital]
+        declined = len(others) - len(willing)
+        if not willing:
+            walk = self.r.debate_walkover_votes
+            value["tv_debate"] = win * (walk >= need) + walk + card * declined
+        else:
+            s = 0.55
+            side = sum((1 - s) + s * (2.0 if self.is_ally(c, q.seat) else -2.0) for q in willing)
+            value["tv_debate"] = win * (1 - s) ** len(willing) * (len(willing) >= need) + side + card * declined
         return max(VENUES, key=lambda v: (value[v], -VENUES.index(v)))
 
     # ------------------------------------------------------------------ setup
@@ -712,8 +740,24 @@ class Game:
                 else:
                     self.gain(q, 1)
             own = kept
+        receiver = self.bill_receiver(c, own) if c.bot != "random" else c
+        if receiver is not c:
+            self.gain(receiver, own)
+            return 0
         self.change(c, own)
         return own
+
+    def bill_receiver(self, c: Player, own: int) -> Player:
+        """WI-V-LEG-1: the candidate's share goes to a believed ally it elects when it cannot elect the candidate."""
+        if own >= self.votes_needed(c) or c.side < 0:
+            return c
+        allies = [q for q in self.players if q is not c and not q.jailed and not q.in_hospital
+                  and self.is_ally(c, q.seat) and self.threshold - q.total <= own]
+        return min(allies, key=lambda q: (self.threshold - q.total, q.seat)) if allies else c
+
+    def votes_needed(self, c: Player) -> int:
+        goal = c.character["win"]["amount"] if self.goal(c) == "votes" else self.threshold
+        return max(1, goal - c.total)
 
     def poaching(self, c: Player, bonus: int) -> int:
         """WI-V-POACH-1..4."""
