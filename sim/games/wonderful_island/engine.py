@@ -85,6 +85,9 @@ from sim.games.wonderful_island.state import (
     G_END_REASON,
     G_ENDED,
     G_EXTRA_SUP,
+    G_FORCED_CAND,
+    G_FORCED_OWN,
+    G_FORCED_SUPPORT,
     G_HOSPS,
     G_IRON_GONE,
     G_IRON_LEFT,
@@ -99,6 +102,8 @@ from sim.games.wonderful_island.state import (
     G_SETTLING,
     G_SIZE,
     G_SLOT_N,
+    G_SPARED_HOSPS,
+    G_SPARED_JAILS,
     G_THRESH,
     G_THRESH_RAISED,
     G_TURN,
@@ -139,6 +144,10 @@ from sim.games.wonderful_island.state import (
     R_DEB_WIN,
     R_DICE,
     R_DRAW,
+    R_FORCE_CHAR,
+    R_FORCE_SEAT,
+    R_FORCE_TURN,
+    R_FORCE_VENUE,
     R_GRASS,
     R_GREEN,
     R_HAND,
@@ -162,6 +171,8 @@ from sim.games.wonderful_island.state import (
     R_ROUNDS,
     R_SLOT_KINDS,
     R_SLOTS,
+    R_SPARE_HOSP,
+    R_SPARE_JAIL,
     R_START,
     R_SUP_PER,
     R_THRESH,
@@ -456,6 +467,10 @@ def add_subpoenas(sp, p, n):
     limit = st[TB, R_JAIL]
     st[SEAT + p, S_SUBP] = min(limit, st[SEAT + p, S_SUBP] + n)
     if st[SEAT + p, S_SUBP] >= limit:
+        if st[0, G_SPARED_JAILS] < st[TB, R_SPARE_JAIL]:  # a paired re-run without this jailing (never
+            st[0, G_SPARED_JAILS] += 1                   # in ordinary runs: R_SPARE_JAIL is 0)
+            st[SEAT + p, S_SUBP] = limit - 1
+            return
         jail(sp, p)
 
 
@@ -463,6 +478,9 @@ def add_subpoenas(sp, p, n):
 def hospitalise(sp, p):
     """WI-HOSP-1: p's character is turned over until another player completes a campaign turn."""
     st = state_at(sp)
+    if st[0, G_SPARED_HOSPS] < st[TB, R_SPARE_HOSP]:  # a paired re-run without this stay (never in ordinary runs)
+        st[0, G_SPARED_HOSPS] += 1
+        return
     st[SEAT + p, S_HOSP] = st[0, G_TURN]
     st[SEAT + p, S_HOSP_EVER] = 1
     st[0, G_HOSPS] += 1
@@ -1385,6 +1403,8 @@ def setup(sp, deck0, mdeck0, bots):
                 best = other
         st[SEAT + p, S_CHAR] = best
         st[SEAT + p, S_HOSP] = -1
+    if st[TB, R_FORCE_SEAT] >= 0:  # a forced character (play_forced_batch); -1 otherwise
+        force_character(sp)
     # sides and beliefs (what each player works for, and its prior about the others)
     for p in range(n):
         side = camps[p]
@@ -1426,6 +1446,28 @@ def setup(sp, deck0, mdeck0, bots):
 
 
 @compiled
+def force_venue(sp, c, own):
+    """The paired counterfactual's forced venue (R_FORCE_VENUE; -1: the bot's own), with what the decision saw."""
+    st = state_at(sp)
+    st[0, G_FORCED_CAND] = c + 1
+    st[0, G_FORCED_SUPPORT] = pol.support_in_hand(sp, c)
+    st[0, G_FORCED_OWN] = own
+    return own if st[TB, R_FORCE_VENUE] < 0 else st[TB, R_FORCE_VENUE]
+
+
+@compiled
+def force_character(sp):
+    """The paired counterfactual's forced character: seat R_FORCE_SEAT gets R_FORCE_CHAR; a seat that kept that
+    character gets the forced seat's own instead (characters are unique)."""
+    st = state_at(sp)
+    s, ch = st[TB, R_FORCE_SEAT], st[TB, R_FORCE_CHAR]
+    for q in range(st[0, G_N]):
+        if st[SEAT + q, S_CHAR] == ch:
+            st[SEAT + q, S_CHAR] = st[SEAT + s, S_CHAR]
+    st[SEAT + s, S_CHAR] = ch
+
+
+@compiled
 def ask_debaters(sp, c):
     """WI-V-DEBATE-1: the candidate asks every other player out of jail (in hospital too); one who
     declines turns the character over (WI-HOSP-3/4 apply) until this campaign turn's settlement is
@@ -1458,6 +1500,8 @@ def campaign_turn(sp, c, vstats):
     st[0, G_CAND] = c
     st[0, G_SLOT_N] = 0
     venue = pol.pick_venue(sp, c)
+    if st[0, G_TURN] == st[TB, R_FORCE_TURN]:  # a forced decision (play_forced_batch); R_FORCE_TURN is 0 otherwise
+        venue = force_venue(sp, c, venue)
     st[0, G_VENUE] = venue
     log_event(sp, E_CAMPAIGN, c, venue, st[0, G_TURN])
     unwilling = ask_debaters(sp, c) if venue == TV_DEBATE else 0
@@ -1563,6 +1607,33 @@ def play_batch(seed, start, count, deck0, mdeck0, bots, cols, vstats, st):
         record(sp, cols, i)
 
 
+FORCE_FIELDS = ("turn", "venue", "seat", "char", "spare_jail", "spare_hosp")  # play_forced_batch's force columns
+FORCED_OUT = ("cand", "support", "own", "spared_jails", "spared_hosps")  # what each forced game reports
+
+
+@compiled
+def play_forced_batch(seed, start, count, deck0, mdeck0, bots, cols, vstats, st, force, out):
+    """play_batch with a forced decision per game (``force[i]``: FORCE_FIELDS) for paired counterfactuals:
+    game i still draws from game_stream(seed, start + i) alone, so it is the base game until the decision.
+    A separate entry point: ordinary runs never compile or call it. ``out[i]``: FORCED_OUT."""
+    sp = np.int64(st.ctypes.data)
+    for i in range(count):
+        st[TB, R_FORCE_TURN] = force[i, 0]
+        st[TB, R_FORCE_VENUE] = force[i, 1]
+        st[TB, R_FORCE_SEAT] = force[i, 2]
+        st[TB, R_FORCE_CHAR] = force[i, 3]
+        st[TB, R_SPARE_JAIL] = force[i, 4]
+        st[TB, R_SPARE_HOSP] = force[i, 5]
+        seed_stream(stream(st), seed, start + i)
+        play_game(sp, deck0, mdeck0, bots, vstats)
+        record(sp, cols, i)
+        out[i, 0] = st[0, G_FORCED_CAND] - 1
+        out[i, 1] = st[0, G_FORCED_SUPPORT]
+        out[i, 2] = st[0, G_FORCED_OWN]
+        out[i, 3] = st[0, G_SPARED_JAILS]
+        out[i, 4] = st[0, G_SPARED_HOSPS]
+
+
 # ----------------------------------------------------------------------------------------- packing
 def table(cat, rules) -> np.ndarray:
     """Rules and catalogue as one int64 array T: row 0 the rule values (R_* columns), then the card
@@ -1597,6 +1668,7 @@ def table(cat, rules) -> np.ndarray:
     }
     for key, value in values.items():
         R[0, key] = value
+    R[0, R_FORCE_SEAT] = -1  # no forced character (R_FORCE_TURN 0: no forced venue; nothing spared)
     return T
 
 
@@ -1612,6 +1684,23 @@ def _packed(rules_json: str, catalogue_name: str):
 def pack(rules):
     """(T, deck, meeting deck) for the kernel, built once per rules value."""
     return _packed(rules.model_dump_json(), rules.catalogue)
+
+
+def run_forced(rules, bots: np.ndarray, seed: int, start: int, force: np.ndarray, deck0=None, log_events: int = 0):
+    """Games start .. start+len(force)-1, each with its forced decision (rows of FORCE_FIELDS; a venue of -1 keeps
+    the bot's own, a seat of -1 forces no character); ``deck0`` replaces the catalogue's deck (a card removed).
+    Returns (rows [count, O_SIZE], out [count, FORCED_OUT], log)."""
+    T, deck_base, mdeck0 = pack(rules)
+    force = np.ascontiguousarray(force, dtype=np.int64).reshape(-1, len(FORCE_FIELDS))
+    count = force.shape[0]
+    cols = np.empty((O_SIZE, count), dtype=np.int64)
+    out = np.empty((count, len(FORCED_OUT)), dtype=np.int64)
+    vstats = np.zeros((6, 3, 3), dtype=np.int64)
+    st = new_state(T, log_events)
+    play_forced_batch(np.uint64(seed), np.int64(start), np.int64(count),
+                      np.asarray(deck_base if deck0 is None else deck0, dtype=np.int64), mdeck0,
+                      np.asarray(bots, dtype=np.int64), cols, vstats, st, force, out)
+    return cols.T, out, st[st[TB, R_LOG0]:].reshape(-1)
 
 
 def run_batch(rules, bots: np.ndarray, seed: int, start: int, count: int, log_events: int = 0):
