@@ -15,7 +15,7 @@ import polars as pl
 from sim.core import stats
 from sim.core.game import Chunk, Metric, Trace
 from sim.games.wonderful_island import engine
-from sim.games.wonderful_island.catalogue import CAMPS, PRIMITIVES, load_catalogue
+from sim.games.wonderful_island.catalogue import CAMPS, CH_WIN, CONDITIONS, PRIMITIVES, load_catalogue
 from sim.games.wonderful_island.rules import VENUE_NAMES, VENUES, WonderfulIslandRules
 from sim.games.wonderful_island.state import (
     E_CAMPAIGN,
@@ -126,6 +126,9 @@ def tally(rules: WonderfulIslandRules, chunk: Chunk) -> dict[str, np.ndarray]:
     char_w = np.zeros(len(cat.char_names), dtype=np.int64)
     camp_n = np.zeros(3, dtype=np.int64)
     camp_w = np.zeros(3, dtype=np.int64)
+    cond_n = np.zeros((MAX_PLAYERS, len(CONDITIONS)), dtype=np.int64)  # politician seats by seat and condition
+    cond_w = np.zeros((MAX_PLAYERS, len(CONDITIONS)), dtype=np.int64)
+    conditions = cat.char_table[:, CH_WIN]
     for p in range(rules.players):
         won = g[f"seat{p}_won"]
         played = g[f"seat{p}_played"]
@@ -137,6 +140,10 @@ def tally(rules: WonderfulIslandRules, chunk: Chunk) -> dict[str, np.ndarray]:
         char_w += np.bincount(g[f"seat{p}_char"], weights=won, minlength=len(cat.char_names)).astype(np.int64)
         camp_n += np.bincount(g[f"seat{p}_camp"], minlength=3)
         camp_w += np.bincount(g[f"seat{p}_camp"], weights=won, minlength=3).astype(np.int64)
+        politician = g[f"seat{p}_camp"] == 2
+        cond = conditions[g[f"seat{p}_char"][politician]]
+        cond_n[p] += np.bincount(cond, minlength=len(CONDITIONS))
+        cond_w[p] += np.bincount(cond, weights=won[politician], minlength=len(CONDITIONS)).astype(np.int64)
     v = chunk.events["venue_stats"]
     venue = np.zeros((6, 3, 3), dtype=np.int64)
     venue[v["venue"], v["bucket"], 0] = v["n"]
@@ -144,7 +151,8 @@ def tally(rules: WonderfulIslandRules, chunk: Chunk) -> dict[str, np.ndarray]:
     venue[v["venue"], v["bucket"], 2] = v["sumsq"]
     end = np.bincount(g["end_reason"], minlength=len(END_NAMES)).astype(np.int64)
     return {"card_n": card_n, "card_w": card_w, "char_n": char_n, "char_w": char_w, "camp_n": camp_n,
-            "camp_w": camp_w, "venue": venue.ravel(), "end": end}
+            "camp_w": camp_w, "venue": venue.ravel(), "end": end, "pol_cond_n": cond_n.ravel(),
+            "pol_cond_w": cond_w.ravel()}
 
 
 def _strength(names, n, w, base_n, base_w, label) -> pl.DataFrame:
@@ -179,12 +187,20 @@ def tables(rules: WonderfulIslandRules, summary) -> dict[str, pl.DataFrame]:
             venue_rows.append({"venue": f"{VENUES[v]} {VENUE_NAMES[v]}", "support_cards": label,
                                "unit": "iron votes" if v == 1 else "votes", "value": est.value, "lo": est.lo,
                                "hi": est.hi, "n": n})
+    cond_n = t["pol_cond_n"].reshape(MAX_PLAYERS, len(CONDITIONS))
+    cond_w = t["pol_cond_w"].reshape(MAX_PLAYERS, len(CONDITIONS))
+    pol_rows = [{"politician": f"seat {p}", **_rate_cols(int(cond_w[p].sum()), int(cond_n[p].sum()))}
+                for p in range(rules.players)]
+    pol_rows += [{"politician": f"condition {c}", **_rate_cols(int(cond_w[:, i].sum()), int(cond_n[:, i].sum()))}
+                 for i, c in enumerate(CONDITIONS)]
+    pol_rows.append({"politician": "any seat", **_rate_cols(int(cond_w.sum()), int(cond_n.sum()))})
     ends = t["end"]
     end_rows = [{"end": END_NAMES[i], **_rate_cols(int(ends[i]), n_games)} for i in range(1, len(END_NAMES))]
     base_n, base_w = int(t["camp_n"].sum()), int(t["camp_w"].sum())
     cards = _strength(cat.card_names, t["card_n"], t["card_w"], base_n, base_w, "card")
     chars = _strength(cat.char_names, t["char_n"], t["char_w"], base_n, base_w, "character")
     return {"camp win rates": pl.DataFrame(camp_rows), "how games end": pl.DataFrame(end_rows),
+            "politician win rate per seat and per win condition": pl.DataFrame(pol_rows),
             "venue values (candidate's gain per campaign)": pl.DataFrame(venue_rows),
             "card strength (win rate of players who played it)": cards.filter(pl.col("n") > 0),
             "character strength (win rate of players holding it)": chars.filter(pl.col("n") > 0)}

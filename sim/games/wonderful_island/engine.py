@@ -193,6 +193,7 @@ from sim.games.wonderful_island.state import (
     S_PLAYED,
     S_SIDE,
     S_SIZE,
+    S_STEALERS,
     S_SUBP,
     S_VOTES,
     S_WON,
@@ -1412,6 +1413,8 @@ def setup(sp, deck0, mdeck0, bots):
             character = character_row(sp, p)
             side = st[character, CH_WIN_AMT] if st[SEAT + p, S_BOT] == BOT_POLITICIAN and st[character, CH_WIN] == W_CAMP else -1
         st[SEAT + p, S_SIDE] = side
+        if st[SEAT + p, S_BOT] != BOT_RANDOM and camps[p] != POLITICIAN:
+            st[SEAT + p, S_STEALERS] = camp_stealers(sp, p, camps[p])
         if side >= 0:
             same = st[TB, R_BLUE + side] - (1 if camps[p] == side else 0)
             for q in range(n):
@@ -1488,6 +1491,19 @@ def ask_debaters(sp, c):
             unwilling += 1
         log_event(sp, E_DEBATE_ASK, q, st[SEAT + q, S_DEBATER], 0)
     return unwilling
+
+
+@compiled
+def camp_stealers(sp, p, camp):
+    """The seats other than p whose character takes this camp's election (W_CAMP on it), as a bit mask:
+    characters are face up, so every player sees them (WI-SETUP-1, WI-END-6)."""
+    st = state_at(sp)
+    mask = np.int64(0)
+    for q in range(st[0, G_N]):
+        character = character_row(sp, q)
+        steals = (q != p) & (st[character, CH_WIN] == W_CAMP) & (st[character, CH_WIN_AMT] == camp)
+        mask |= np.int64(steals) << np.int64(q)
+    return mask
 
 
 @compiled

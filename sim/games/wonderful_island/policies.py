@@ -53,6 +53,7 @@ from sim.games.wonderful_island.state import (
     S_JAILED,
     S_KNOWN,
     S_SIDE,
+    S_STEALERS,
     S_SUBP,
     S_VOTES,
     SEAT,
@@ -95,16 +96,24 @@ def coin(sp):
 # is_ally and is_rival are asked in loops over players: written without short-circuits (no branch)
 @compiled
 def is_ally(sp, p, q):
-    """q is p itself or believed on p's side."""
+    """q is p itself or believed on p's side (a suspected camp-stealer never is)."""
     st = state_at(sp)
-    return (q == p) | ((st[SEAT + p, S_SIDE] >= 0) & (st[SEAT + p, S_BELIEF + q] >= ALLY))
+    return (q == p) | ((st[SEAT + p, S_SIDE] >= 0) & (st[SEAT + p, S_BELIEF + q] >= ALLY) & (suspect(sp, p, q) == 0))
 
 
 @compiled
 def is_rival(sp, p, q):
-    """q is not p and p has no side or believes q is not on it."""
+    """q is not p and p has no side, believes q is not on it, or suspects q of stealing its camp's election."""
     st = state_at(sp)
-    return (q != p) & ((st[SEAT + p, S_SIDE] < 0) | (st[SEAT + p, S_BELIEF + q] <= RIVAL))
+    return (q != p) & ((st[SEAT + p, S_SIDE] < 0) | (st[SEAT + p, S_BELIEF + q] <= RIVAL) | (suspect(sp, p, q) != 0))
+
+
+@compiled
+def suspect(sp, p, q):
+    """1 when q holds a character that would take the election of p's camp (WI-END-6) and p has not learnt q's
+    camp: q may be the politician who wins if p's camp is elected."""
+    st = state_at(sp)
+    return ((st[SEAT + p, S_STEALERS] & ~st[SEAT + p, S_KNOWN]) >> q) & 1
 
 
 @compiled
@@ -166,6 +175,18 @@ def strongest_rival(sp, p, n, need_votes):
 
 
 @compiled
+def suspected_stealer(sp, p, n):
+    """The suspected camp-stealer (suspect) out of jail with the most subpoenas (the first of equals), or -1."""
+    st = state_at(sp)
+    best, most = -1, -1
+    for q in range(n):  # without branches (selects)
+        better = (suspect(sp, p, q) != 0) & (st[SEAT + q, S_JAILED] == 0) & (st[SEAT + q, S_SUBP] > most)
+        best = q if better else best
+        most = st[SEAT + q, S_SUBP] if better else most
+    return best
+
+
+@compiled
 def nearest_to_jail(sp, p, n):
     """The player (not p, not in jail) with the most subpoenas, ties to the most votes."""
     st = state_at(sp)
@@ -202,6 +223,10 @@ def hostile_target(sp, p, prim):
         return random_other(sp, p, n, prim == P_MOVE)
     if goal(sp, p) == W_JAILED and prim == P_SUBPOENA:
         return nearest_to_jail(sp, p, n)
+    if (prim == P_SUBPOENA or prim == P_HOSPITAL) and st[SEAT + p, S_STEALERS] != 0:
+        stealer = suspected_stealer(sp, p, n)  # a camp-stealer in jail or hospital cannot take the election
+        if stealer >= 0:
+            return stealer
     if prim == P_SUBPOENA:
         first = -1  # a rival one subpoena from jail goes first (the first such; a select per player)
         for q in range(n - 1, -1, -1):

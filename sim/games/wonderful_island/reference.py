@@ -59,6 +59,7 @@ class Player:
     won: bool = False
     played: set[int] = field(default_factory=set)
     ever_hospital: bool = False
+    stealers: set[int] = field(default_factory=set)  # seats whose character takes this camp's election
 
     @property
     def total(self) -> int:
@@ -126,10 +127,14 @@ class Game:
         return [q.seat for q in self.players if q.seat != p and not q.jailed and (not need_votes or q.votes > 0)]
 
     def is_ally(self, p: Player, q: int) -> bool:
-        return q == p.seat or (p.side >= 0 and p.belief[q] >= ALLY)
+        return q == p.seat or (p.side >= 0 and p.belief[q] >= ALLY and not self.suspect(p, q))
 
     def is_rival(self, p: Player, q: int) -> bool:
-        return q != p.seat and (p.side < 0 or p.belief[q] <= RIVAL)
+        return q != p.seat and (p.side < 0 or p.belief[q] <= RIVAL or self.suspect(p, q))
+
+    def suspect(self, p: Player, q: int) -> bool:
+        """q's character takes the election of p's camp and p has not learnt q's camp (WI-END-6)."""
+        return q in p.stealers and q not in p.known
 
     def goal(self, p: Player) -> str:
         return p.character["win"]["condition"] if p.bot == "politician" else ""
@@ -388,6 +393,10 @@ class Game:
         if self.goal(p) == "jailed" and prim == "subpoena":
             options = [q for q in self.players if q is not p and not q.jailed]
             return max(options, key=lambda q: (q.subpoenas * 1000 + q.total, -q.seat)) if options else None
+        if prim in ("subpoena", "hospital") and p.stealers:
+            suspects = [q for q in self.players if self.suspect(p, q.seat) and not q.jailed]
+            if suspects:
+                return max(suspects, key=lambda q: (q.subpoenas, -q.seat))
         if prim == "subpoena":
             for q in self.players:
                 if q is not p and not q.jailed and q.subpoenas == 2 and self.is_rival(p, q.seat):
@@ -526,6 +535,9 @@ class Game:
                 win = pl.character["win"]
                 side = CAMPS.index(win["camp"]) if pl.bot == "politician" and win["condition"] == "camp_elected" else -1
             pl.side = side
+            if pl.bot != "random" and pl.camp != "politician":
+                pl.stealers = {q.seat for q in self.players if q is not pl and q.character["win"]["condition"]
+                               == "camp_elected" and q.character["win"]["camp"] == pl.camp}
             pl.belief = [0] * n
             if side >= 0:
                 same = r.camps()[side] - (1 if CAMPS.index(pl.camp) == side else 0)
