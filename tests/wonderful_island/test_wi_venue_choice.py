@@ -1,4 +1,4 @@
-"""The bots' venue choice weighs all six venues by their worth to the side (policies.venue_value)."""
+"""The bots' venue choice weighs all six venues by their worth to the side (policies.pick_venue)."""
 
 import numpy as np
 import pytest

@@ -19,11 +19,16 @@ per-game difference measures the change alone and its paired interval is narrow 
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import numpy as np
 import polars as pl
+import typer
 
 from sim.core import stats
+from sim.core.errors import UserError
 from sim.core.rng import game_stream, randbelow
+from sim.core.scenario import load_scenario
 from sim.games.wonderful_island import engine
 from sim.games.wonderful_island.catalogue import load_catalogue
 from sim.games.wonderful_island.rules import VENUE_NAMES, VENUES, WonderfulIslandRules
@@ -156,3 +161,34 @@ def decisiveness(rules: WonderfulIslandRules, policy: np.ndarray, seed: int, n_g
                      "lo": est.lo, "hi": est.hi, "n": est.n, "decides_games": k / n_games})
     return pl.DataFrame(rows)
 
+
+
+TABLES = {"venues": venue_values, "cards": card_values, "characters": character_values, "decisive": decisiveness}
+
+
+def register_cli(app) -> None:
+    """Add ``sim wi-values`` (the paired counterfactual tables) to the command line."""
+    @app.command("wi-values")
+    def values_command(
+        what: Annotated[list[str] | None, typer.Argument(help=f"Tables: {', '.join(TABLES)} (default: all)")] = None,
+        players: Annotated[int, typer.Option("--players", "-p", help="Player count (3-8)")] = 6,
+        games: Annotated[int, typer.Option("--games", "-n", help="Paired games per table")] = 20_000,
+        seed: Annotated[int, typer.Option("--seed", help="Run seed")] = 1,
+        scenario: Annotated[str, typer.Option("--scenario", help="Scenario name or TOML file")] = "base",
+    ) -> None:
+        """The Wonderful Island's paired counterfactual values: venues (forced at a sampled decision, by support
+        cards), cards (removed from the deck), characters (forced on a seat), jail and hospital (spared)."""
+        from sim.games.wonderful_island import GAME
+
+        names = what or list(TABLES)
+        for name in names:
+            if name not in TABLES:
+                raise UserError(f"sim wi-values {name}: expected one of {', '.join(TABLES)}")
+        if games < 2:
+            raise UserError(f"--games {games}: expected at least 2 paired games")
+        rules = load_scenario(GAME.name, GAME.rules_model, scenario, [f"players={players}"]).rules
+        policy = GAME.policy_array(rules)
+        with pl.Config(tbl_rows=-1, tbl_cols=-1, tbl_width_chars=200, float_precision=4):
+            for name in names:
+                typer.echo(f"{name} ({players} players, {games:,} paired games, seed {seed}):")
+                typer.echo(str(TABLES[name](rules, policy, seed, games)))

@@ -827,8 +827,8 @@ def play_step(sp, p):
                 if target >= 0:
                     play_strategy_card(sp, p, i, target, E_PLAY)
                     played = changed = True
-            elif reactive_kinds & bit:
-                if pol.reactive_at_action_step(sp, p, k, slot_has(sp, SUPPORT), slot_has(sp, OBSTRUCTION)):
+            elif reactive_kinds & bit and pol.reacts_at_action_step(sp, p):
+                if pol.reactive_wanted(sp, p, k, slot_has(sp, SUPPORT), slot_has(sp, OBSTRUCTION)):
                     play_strategy_card(sp, p, i, st[0, G_CAND], E_PLAY)
                     played = changed = True
             i -= 1

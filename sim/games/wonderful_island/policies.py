@@ -344,13 +344,12 @@ def reactive_wanted(sp, p, k, has_support, has_obstruction):
 
 
 @compiled
-def reactive_at_action_step(sp, p, k, has_support, has_obstruction):
-    """WI-TURN-3/6: whether p plays reactive card k at its own step C. The candidate (who has no step E)
-    uses it then; the others keep it for step E, when every card of the action phase is on the venue."""
+def reacts_at_action_step(sp, p):
+    """WI-TURN-3/7: whether p considers its reactive cards at its own step C (then as reactive_wanted). The
+    candidate (who has no step E) does; the others keep them for step E, when every card of the action
+    phase is on the venue."""
     st = state_at(sp)
-    if st[SEAT + p, S_BOT] != BOT_RANDOM and p != st[0, G_CAND]:
-        return False
-    return reactive_wanted(sp, p, k, has_support, has_obstruction)
+    return st[SEAT + p, S_BOT] == BOT_RANDOM or p == st[0, G_CAND]
 
 
 @compiled
@@ -388,8 +387,12 @@ def support_in_hand(sp, p):
 
 @compiled
 def pick_venue(sp, c):
-    """WI-ROUND-3: the candidate's venue; bots other than random take the venue of the best value for
-    their side (venue_value), all six weighed."""
+    """WI-ROUND-3: the candidate's venue; bots other than random take the venue of the best value for their
+    side, all six weighed: WIN_WORTH times the chance that the side can declare right after this
+    settlement, plus the expected vote swing between the side and its rivals (votes from the pool count
+    once; votes taken from a rival, or a rival's gain, count on both sides). The rally's sure votes, the
+    grassroots' iron, the sweep's chance of a big throw, the bill whose share may elect an ally, poaching's
+    transfer paid with the hand, the debate's walkover or debaters."""
     st = state_at(sp)
     if st[SEAT + c, S_BOT] == BOT_RANDOM:
         return randbelow(stream(st), 6)
@@ -398,13 +401,65 @@ def pick_venue(sp, c):
         return TV_DEBATE
     if g_kind == W_IRON:
         return GRASSROOTS
+    n = st[0, G_N]
     bonus = support_in_hand(sp, c) // 2
     need = votes_needed(sp, c)
-    best, best_value = RALLY, venue_value(sp, c, RALLY, bonus, need)
-    for v in range(RALLY + 1, TV_DEBATE + 1):
-        value = venue_value(sp, c, v, bonus, need)
+    # one pass over the other players: what the six values read
+    voters, allies, debaters, declined, rival, rival_votes = 1, 0, 0, 0, -1, 0
+    side_gain, ally_need = 0.0, 1 << 20
+    has_side = st[SEAT + c, S_SIDE] >= 0
+    for q in range(n):
+        if q == c or st[SEAT + q, S_JAILED] != 0:
+            continue
+        voters += 1
+        friend = is_ally(sp, c, q)
+        allies += friend
+        free = st[SEAT + q, S_HOSP] < 0
+        if friend and has_side and free:
+            ally_need = min(ally_need, st[0, G_THRESH] - total_votes(sp, q))
+        willing = free and st[SEAT + q, S_HAND_N] >= 2  # who would debate (will_debate)
+        debaters += willing
+        declined += not willing
+        if willing:
+            side_gain += (1.0 - DEBATE_SUCCESS) + DEBATE_SUCCESS * (2.0 if friend else -2.0)
+        if st[SEAT + q, S_VOTES] > rival_votes and is_rival(sp, c, q):  # strongest_rival(need_votes)
+            rival, rival_votes = q, st[SEAT + q, S_VOTES]
+    # WI-V-RALLY-1/2
+    gain = st[TB, R_RALLY] + bonus
+    best, best_value = RALLY, WIN_WORTH * (gain >= need) + gain
+    # WI-V-GRASS-1/2: iron votes, capped by the supply
+    gain = min(st[TB, R_GRASS] + bonus, st[0, G_IRON_LEFT])
+    value = WIN_WORTH * (gain >= need) + IRON_WORTH * gain
+    if value > best_value:
+        best, best_value = GRASSROOTS, value
+    # WI-V-SWEEP-1..3
+    dice = 2 if bonus == 0 else 3
+    value = WIN_WORTH * sweep_at_least(dice, need) + (SWEEP_TWO_DICE if dice == 2 else SWEEP_THREE_DICE)
+    if value > best_value:
+        best, best_value = STREET_SWEEP, value
+    # WI-V-LEG-1/2/4: a hand bought costs a vote given away; the share may elect the candidate or an ally
+    to_buy = max(0, (voters + 1) // 2 - 1 - bonus - allies)
+    if to_buy <= st[TB, R_LEG]:
+        own = st[TB, R_LEG] - to_buy
+        value = WIN_WORTH * (own >= min(need, max(1, ally_need))) + own - to_buy
         if value > best_value:
-            best, best_value = v, value
+            best, best_value = LEGISLATURE, value
+    # WI-V-POACH-1..4: a transfer from the strongest rival, paid with the candidate's hand
+    if rival >= 0:
+        laid = st[SEAT + c, S_HAND_N] + bonus
+        taken = min(rival_votes, max(0, laid - (st[SEAT + rival, S_HAND_N] + 1) // 2))
+        value = WIN_WORTH * (taken >= need) + 2.0 * taken - CARD_WORTH * laid
+        if value > best_value:
+            best, best_value = POACHING, value
+    # WI-V-DEBATE-1..5: nobody willing gives the walkover; each debater fails (a vote for the candidate)
+    # or succeeds (two votes for the debater); every decliner is a card drawn
+    if debaters == 0:
+        walk = st[TB, R_DEB_WALK]
+        value = WIN_WORTH * (walk >= need) + walk + CARD_WORTH * declined
+    else:
+        value = WIN_WORTH * (1.0 - DEBATE_SUCCESS) ** debaters * (debaters >= need) + side_gain + CARD_WORTH * declined
+    if value > best_value:
+        best = TV_DEBATE
     return best
 
 
@@ -429,74 +484,6 @@ def sweep_at_least(dice, m):
     if dice == 2:
         return SWEEP_TAIL_2[m]
     return SWEEP_TAIL_3[m]
-
-
-@compiled
-def best_ally_need(sp, c):
-    """Votes that the believed ally (not c, out of jail and hospital) nearest the threshold still needs
-    (a large number when c sees none): what the candidate's share of a bill can complete (WI-V-LEG-1)."""
-    st = state_at(sp)
-    best = 1 << 20
-    for q in range(st[0, G_N]):
-        free = (q != c) & (st[SEAT + q, S_JAILED] == 0) & (st[SEAT + q, S_HOSP] < 0) & is_ally(sp, c, q)
-        need = st[0, G_THRESH] - total_votes(sp, q)
-        best = min(best, need) if free and st[SEAT + c, S_SIDE] >= 0 else best
-    return max(1, best)
-
-
-@leaf
-def venue_value(sp, c, venue, bonus, need):
-    """The bots' worth of a venue for the candidate's side: WIN_WORTH times the chance that the side can
-    declare right after this settlement, plus the expected vote swing between the side and its rivals
-    (votes from the pool count once; votes taken from a rival, or a rival's gain, count on both sides).
-    Every venue is weighed: the rally's sure votes, the grassroots' iron, the sweep's chance of a big
-    throw, the bill whose votes may elect an ally, poaching's transfer, the debate's walkover."""
-    st = state_at(sp)
-    n = st[0, G_N]
-    if venue == RALLY:  # WI-V-RALLY-1/2
-        gain = st[TB, R_RALLY] + bonus
-        return WIN_WORTH * (gain >= need) + gain
-    if venue == GRASSROOTS:  # WI-V-GRASS-1/2: iron votes, capped by the supply
-        gain = min(st[TB, R_GRASS] + bonus, st[0, G_IRON_LEFT])
-        return WIN_WORTH * (gain >= need) + IRON_WORTH * gain
-    if venue == STREET_SWEEP:  # WI-V-SWEEP-1..3
-        dice = 2 if bonus == 0 else 3
-        mean = SWEEP_TWO_DICE if dice == 2 else SWEEP_THREE_DICE
-        return WIN_WORTH * sweep_at_least(dice, need) + mean
-    if venue == LEGISLATURE:  # WI-V-LEG-1/2/4: a hand bought costs a vote given away
-        voters, allies = 0, 0
-        for q in range(n):  # counted without branches
-            free = st[SEAT + q, S_JAILED] == 0
-            voters += free
-            allies += free & (q != c) & is_ally(sp, c, q)
-        to_buy = max(0, (voters + 1) // 2 - 1 - bonus - allies)
-        if to_buy > st[TB, R_LEG]:
-            return 0.0
-        own = st[TB, R_LEG] - to_buy
-        wins = own >= min(need, best_ally_need(sp, c))
-        return WIN_WORTH * wins + own - to_buy
-    if venue == POACHING:  # WI-V-POACH-1..4: a transfer, paid with the candidate's hand
-        target = strongest_rival(sp, c, n, True)
-        if target < 0:
-            return 0.0
-        laid = st[SEAT + c, S_HAND_N] + bonus
-        taken = min(st[SEAT + target, S_VOTES], max(0, laid - (st[SEAT + target, S_HAND_N] + 1) // 2))
-        return WIN_WORTH * (taken >= need) + 2.0 * taken - CARD_WORTH * laid
-    # WI-V-DEBATE-1..5: players who cannot or will not debate give the walkover and extra cards; each
-    # debater either fails (a vote for the candidate) or succeeds (two votes for the debater)
-    debaters, declined, side_gain = 0, 0, 0.0
-    for q in range(n):
-        if q == c or st[SEAT + q, S_JAILED] != 0:
-            continue
-        willing = (st[SEAT + q, S_HAND_N] >= 2) & (st[SEAT + q, S_HOSP] < 0)
-        debaters += willing
-        declined += not willing
-        friend = is_ally(sp, c, q)
-        side_gain += willing * ((1.0 - DEBATE_SUCCESS) + DEBATE_SUCCESS * (2.0 if friend else -2.0))
-    if debaters == 0:
-        walk = st[TB, R_DEB_WALK]
-        return WIN_WORTH * (walk >= need) + walk + CARD_WORTH * declined
-    return WIN_WORTH * (1.0 - DEBATE_SUCCESS) ** debaters * (debaters >= need) + side_gain + CARD_WORTH * declined
 
 
 @compiled

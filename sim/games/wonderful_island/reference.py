@@ -464,7 +464,7 @@ class Game:
         return self.most_uncertain(p)
 
     def pick_venue(self, c: Player) -> str:
-        """WI-ROUND-3: the venue of the best value for the candidate's side (policies.venue_value)."""
+        """WI-ROUND-3: the venue of the best value for the candidate's side (policies.pick_venue)."""
         if c.bot == "random":
             return VENUES[self.rng.randrange(6)]
         goal = self.goal(c)
