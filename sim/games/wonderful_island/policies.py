@@ -77,13 +77,13 @@ from sim.games.wonderful_island.state import (
 
 ALLY = 600  # belief (per mille) from which a player counts as an ally
 RIVAL = 400  # belief up to which a player counts as a rival
-IRON_WORTH = 1.15  # an iron vote cannot be lost or poached
+IRON_WORTH = 1.5  # an iron vote cannot be lost or poached (1.5: the paired venue values, docs/wonderful-island-balance.md)
 SWEEP_TWO_DICE = 2.53  # expected street-sweep votes with 2 dice (exact: 91/36)
 SWEEP_THREE_DICE = 3.68  # with 3 dice, best pair (exact: 795/216)
 SWEEP_TAIL_2 = (1.0, 1.0, 25 / 36, 16 / 36, 9 / 36, 4 / 36, 1 / 36)  # P(best >= m), m = 0..6, two dice
 SWEEP_TAIL_3 = (1.0, 1.0, 212 / 216, 175 / 216, 117 / 216, 59 / 216, 16 / 216)  # three dice, best pair
 WIN_WORTH = 12.0  # a win the side can declare right after this settlement, in votes
-CARD_WORTH = 0.4  # a card in hand, in votes (cards are votes later: support, obstruction, defence)
+CARD_WORTH = 1.0  # a card in hand, in votes (cards are votes later: support, obstruction, defence; 1.0: the paired venue values)
 DEBATE_SUCCESS = 0.55  # a debater's chance to meet a single issue (15/36 identical, 15/36 same kind, 6/36 any)
 
 

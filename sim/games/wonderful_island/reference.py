@@ -474,12 +474,12 @@ class Game:
             return "grassroots"
         bonus = sum(card.type == "support" for card in c.hand) // 2
         need = self.votes_needed(c)
-        win, card = 12.0, 0.4
+        win, card = 12.0, 1.0
         value = {}
         gain = self.r.rally_votes + bonus
         value["rally"] = win * (gain >= need) + gain
         gain = min(self.r.grassroots_iron + bonus, self.iron_left)
-        value["grassroots"] = win * (gain >= need) + 1.15 * gain
+        value["grassroots"] = win * (gain >= need) + 1.5 * gain
         dice = 2 if bonus == 0 else 3
         value["street_sweep"] = win * SWEEP_TAIL[dice][min(need, 7)] + (91 / 36 if dice == 2 else 795 / 216)
         voters = sum(not q.jailed for q in self.players)
