@@ -17,7 +17,7 @@ def test_sim_run_prints_camp_win_rates_endings_and_tables():
                           "--jobs", "1", "--policy", "blue=random", "--policy", "politician=partisan"],
                          capture_output=True, text=True, check=True).stdout
     for text in ("blue camp wins", "green camp wins", "a politician wins", "ends by the forced count",
-                 "rounds played", "someone goes to jail", "venue values", "card strength", "character strength",
+                 "rounds played", "someone goes to jail", "venue gains", "politician win rate per seat",
                  "blue=random", "politician=partisan"):
         assert text in out, text
 
@@ -31,7 +31,16 @@ def test_sim_trace_tells_one_game():
 def test_report_figures_have_titles_and_labelled_axes():
     scenario = load_scenario(GAME.name, GAME.rules_model, "base")
     figures = GAME.extras["report_figures"](scenario, 300, 1, 1)
-    assert len(figures) == 4
+    assert len(figures) == 7
     for fig in figures:
         ax = fig.axes[0]
         assert ax.get_title() and ax.get_xlabel() and ax.get_ylabel() != "" or ax.get_yticklabels()
+
+
+def test_sim_wi_values_prints_paired_tables_and_rejects_bad_input():
+    """`sim wi-values` prints the venue and jail/hospital tables; an unknown table is a UserError (exit 2)."""
+    out = subprocess.run([sys.executable, "-m", "sim", "wi-values", "venues", "decisive", "--players", "4", "--games",
+                          "300"], capture_output=True, text=True, check=True).stdout
+    assert "street_sweep" in out and "legislature" in out and "first jail spared" in out
+    bad = subprocess.run([sys.executable, "-m", "sim", "wi-values", "colours"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "expected one of venues" in bad.stderr

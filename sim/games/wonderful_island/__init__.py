@@ -4,6 +4,14 @@ from sim.core.game import GameSpec
 from sim.games.wonderful_island import analysis
 from sim.games.wonderful_island.rules import PLAYER_COUNTS, WonderfulIslandRules
 
+
+def _register_cli(app) -> None:
+    """``sim wi-values``: the paired counterfactual tables."""
+    from sim.games.wonderful_island.counterfactual import register_cli
+
+    register_cli(app)
+
+
 GAME = GameSpec(
     name="wonderful-island",
     title="The Wonderful Island 美麗島風雲",
@@ -20,5 +28,5 @@ GAME = GameSpec(
     trace=analysis.trace,
     description="Blue, green and politician camps campaign at six venues with 123 effect cards, 35 characters "
                 "and 24 meeting cards (assumed catalogue); elections, politicians' goals, jail and the forced count.",
-    extras={"report_figures": analysis.report_figures},
+    extras={"report_figures": analysis.report_figures, "register_cli": _register_cli},
 )

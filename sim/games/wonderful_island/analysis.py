@@ -1,10 +1,10 @@
 """Per-game rows to metrics, tallies, tables, traces and plots for The Wonderful Island.
 
 Tallies (integer, merged by addition): venue statistics (campaigns, sum and sum of squares of the
-candidate's gain per venue and support bucket), card statistics (player-games in which a card kind
-was played, and how many of those players won), character statistics (player-games holding a
-character, wins), and the player-games and wins overall (the average a card or character is
-compared with).
+candidate's gain per venue and support bucket), player-games and wins per camp, politician seats and
+wins by seat and win condition, endings. What a venue, card or character is worth, and how often jail
+and hospital decide a game, are paired counterfactuals (:mod:`.counterfactual`: ``sim wi-values`` and
+the report), not comparisons of the players who happened to play or hold them.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import polars as pl
 from sim.core import stats
 from sim.core.game import Chunk, Metric, Trace
 from sim.games.wonderful_island import engine
-from sim.games.wonderful_island.catalogue import CAMPS, PRIMITIVES, load_catalogue
+from sim.games.wonderful_island.catalogue import CAMPS, CH_WIN, CONDITIONS, PRIMITIVES, load_catalogue
 from sim.games.wonderful_island.rules import VENUE_NAMES, VENUES, WonderfulIslandRules
 from sim.games.wonderful_island.state import (
     E_CAMPAIGN,
@@ -118,51 +118,32 @@ def per_game(rules: WonderfulIslandRules, chunk: Chunk) -> dict[str, np.ndarray]
 
 def tally(rules: WonderfulIslandRules, chunk: Chunk) -> dict[str, np.ndarray]:
     cat = load_catalogue(rules.catalogue)
-    kinds = len(cat.card_names)
     g = chunk.games
-    card_n = np.zeros(kinds, dtype=np.int64)
-    card_w = np.zeros(kinds, dtype=np.int64)
-    char_n = np.zeros(len(cat.char_names), dtype=np.int64)
-    char_w = np.zeros(len(cat.char_names), dtype=np.int64)
     camp_n = np.zeros(3, dtype=np.int64)
     camp_w = np.zeros(3, dtype=np.int64)
+    cond_n = np.zeros((MAX_PLAYERS, len(CONDITIONS)), dtype=np.int64)  # politician seats by seat and condition
+    cond_w = np.zeros((MAX_PLAYERS, len(CONDITIONS)), dtype=np.int64)
+    conditions = cat.char_table[:, CH_WIN]
     for p in range(rules.players):
         won = g[f"seat{p}_won"]
-        played = g[f"seat{p}_played"]
-        for k in range(kinds):
-            mask = (played >> k) & 1
-            card_n[k] += int(mask.sum())
-            card_w[k] += int((mask & won).sum())
-        char_n += np.bincount(g[f"seat{p}_char"], minlength=len(cat.char_names))
-        char_w += np.bincount(g[f"seat{p}_char"], weights=won, minlength=len(cat.char_names)).astype(np.int64)
         camp_n += np.bincount(g[f"seat{p}_camp"], minlength=3)
         camp_w += np.bincount(g[f"seat{p}_camp"], weights=won, minlength=3).astype(np.int64)
+        politician = g[f"seat{p}_camp"] == 2
+        cond = conditions[g[f"seat{p}_char"][politician]]
+        cond_n[p] += np.bincount(cond, minlength=len(CONDITIONS))
+        cond_w[p] += np.bincount(cond, weights=won[politician], minlength=len(CONDITIONS)).astype(np.int64)
     v = chunk.events["venue_stats"]
     venue = np.zeros((6, 3, 3), dtype=np.int64)
     venue[v["venue"], v["bucket"], 0] = v["n"]
     venue[v["venue"], v["bucket"], 1] = v["sum"]
     venue[v["venue"], v["bucket"], 2] = v["sumsq"]
     end = np.bincount(g["end_reason"], minlength=len(END_NAMES)).astype(np.int64)
-    return {"card_n": card_n, "card_w": card_w, "char_n": char_n, "char_w": char_w, "camp_n": camp_n,
-            "camp_w": camp_w, "venue": venue.ravel(), "end": end}
-
-
-def _strength(names, n, w, base_n, base_w, label) -> pl.DataFrame:
-    average = base_w / max(base_n, 1)
-    rows = []
-    for name, k, m in zip(names, w, n, strict=True):
-        est = stats.rate(int(k), int(m))
-        diff = stats.rate_difference(int(base_w), int(base_n), int(k), int(m)) if m > 0 and base_n > 0 else None
-        rows.append({label: name, "value": est.value, "lo": est.lo, "hi": est.hi, "n": est.n,
-                     "vs_average": (est.value - average) if m else float("nan"),
-                     "p_value": diff.p_value if diff else float("nan")})
-    frame = pl.DataFrame(rows)
-    return frame.sort("vs_average", descending=True, nulls_last=True)
+    return {"camp_n": camp_n, "camp_w": camp_w, "venue": venue.ravel(), "end": end, "pol_cond_n": cond_n.ravel(),
+            "pol_cond_w": cond_w.ravel()}
 
 
 def tables(rules: WonderfulIslandRules, summary) -> dict[str, pl.DataFrame]:
     t = summary.tallies
-    cat = load_catalogue(rules.catalogue)
     n_games = summary.n_games
     camp_rows = []
     for i, role in enumerate(ROLES):
@@ -179,15 +160,18 @@ def tables(rules: WonderfulIslandRules, summary) -> dict[str, pl.DataFrame]:
             venue_rows.append({"venue": f"{VENUES[v]} {VENUE_NAMES[v]}", "support_cards": label,
                                "unit": "iron votes" if v == 1 else "votes", "value": est.value, "lo": est.lo,
                                "hi": est.hi, "n": n})
+    cond_n = t["pol_cond_n"].reshape(MAX_PLAYERS, len(CONDITIONS))
+    cond_w = t["pol_cond_w"].reshape(MAX_PLAYERS, len(CONDITIONS))
+    pol_rows = [{"politician": f"seat {p}", **_rate_cols(int(cond_w[p].sum()), int(cond_n[p].sum()))}
+                for p in range(rules.players)]
+    pol_rows += [{"politician": f"condition {c}", **_rate_cols(int(cond_w[:, i].sum()), int(cond_n[:, i].sum()))}
+                 for i, c in enumerate(CONDITIONS)]
+    pol_rows.append({"politician": "any seat", **_rate_cols(int(cond_w.sum()), int(cond_n.sum()))})
     ends = t["end"]
     end_rows = [{"end": END_NAMES[i], **_rate_cols(int(ends[i]), n_games)} for i in range(1, len(END_NAMES))]
-    base_n, base_w = int(t["camp_n"].sum()), int(t["camp_w"].sum())
-    cards = _strength(cat.card_names, t["card_n"], t["card_w"], base_n, base_w, "card")
-    chars = _strength(cat.char_names, t["char_n"], t["char_w"], base_n, base_w, "character")
     return {"camp win rates": pl.DataFrame(camp_rows), "how games end": pl.DataFrame(end_rows),
-            "venue values (candidate's gain per campaign)": pl.DataFrame(venue_rows),
-            "card strength (win rate of players who played it)": cards.filter(pl.col("n") > 0),
-            "character strength (win rate of players holding it)": chars.filter(pl.col("n") > 0)}
+            "politician win rate per seat and per win condition": pl.DataFrame(pol_rows),
+            "venue gains (candidate's own gain per campaign; a venue's worth: sim wi-values)": pl.DataFrame(venue_rows)}
 
 
 def _rate_cols(k: int, n: int) -> dict:
@@ -250,7 +234,7 @@ def describe(rules: WonderfulIslandRules, log: np.ndarray) -> list[str]:
             lines.append("   poaching: nobody has votes" if a < 0 else
                          f"   poaching seat {a}: candidate lays {b}, target matches {c}")
         elif code == E_DEBATE_ASK:
-            lines.append(f"   seat {a} {'debates' if b else 'declines the debate (paused)'}")
+            lines.append(f"   seat {a} {'debates' if b else 'declines the debate (turned over)'}")
         elif code == E_ISSUE:
             issue = ", ".join(cards[k] for k in (a, b) if k >= 0) or "none"
             lines.append(f"   debate issue: {issue}")
@@ -278,7 +262,8 @@ def trace(rules: WonderfulIslandRules, policy: np.ndarray, seed: int, index: int
 
 # ----------------------------------------------------------------------------------------- figures
 def report_figures(scenario, n_games: int, seed: int, jobs: int) -> list:
-    """Camp win rates by player count, venue values by support cards, card/character outliers."""
+    """Camp win rates by player count, politician win rates per seat and condition, and the paired counterfactuals:
+    venue values by support cards, card and character values, the decisiveness of jail and hospital."""
     import matplotlib.pyplot as plt
 
     from sim.core.runner import simulate
@@ -300,44 +285,87 @@ def report_figures(scenario, n_games: int, seed: int, jobs: int) -> list:
     figures.append(fig)
 
     base = results[6 if 6 in results else counts[0]]
-    # the default bots almost always rally or poach: random bots choose every venue equally often
-    explore = simulate(GAME, scenario, n_games, seed, jobs, {"all": "random"}, players=base.rules.players,
-                       progress=False)
-    venue = explore.tables()["venue values (candidate's gain per campaign)"]
+    politicians = [results[p].tables()["politician win rate per seat and per win condition"] for p in counts]
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for label, colour in (("any seat", "tab:orange"), *((f"condition {c}", None) for c in CONDITIONS)):
+        rows = [f.filter(pl.col("politician") == label) for f in politicians]
+        vals = np.array([r["value"][0] for r in rows])
+        err = np.nan_to_num(np.vstack([vals - [r["lo"][0] for r in rows], [r["hi"][0] for r in rows] - vals]))
+        ax.errorbar(counts, vals, yerr=err, marker="o", capsize=3, label=label.replace("condition ", ""),
+                    color=colour, linewidth=2.5 if label == "any seat" else 1)
+    ax.axhspan(0.2, 0.4, color="grey", alpha=0.15, label="20-40 % band")
+    ax.set_xlabel("players")
+    ax.set_ylabel("politician seat win rate (95% interval)")
+    ax.set_title("Politician win rate per seat, and by win condition")
+    ax.legend(fontsize=7, ncol=2)
+    figures.append(fig)
+
+    from sim.games.wonderful_island import counterfactual as cf
+
+    rules, policy = base.rules, GAME.policy_array(base.rules)
+    cf_games = max(2_000, min(n_games, 20_000))
+    venue = cf.venue_values(rules, policy, seed, cf_games)
     fig, ax = plt.subplots(figsize=(8, 4))
     width = 0.27
     for b, label in enumerate(SUPPORT_BUCKETS):
         part = venue.filter(pl.col("support_cards") == label)
         x = np.arange(6) + (b - 1) * width
-        vals = np.nan_to_num(part["value"].to_numpy())
-        err = np.nan_to_num(np.vstack([vals - part["lo"].to_numpy(), part["hi"].to_numpy() - vals]))
+        vals = np.nan_to_num(part["vs_rally"].to_numpy())
+        err = np.nan_to_num(np.vstack([vals - part["vs_rally_lo"].to_numpy(), part["vs_rally_hi"].to_numpy() - vals]))
         ax.bar(x, vals, width, yerr=err, capsize=2, label=f"{label} support cards")
+    ax.axhline(0, color="grey", linewidth=0.8)
     ax.set_xticks(np.arange(6), VENUES, rotation=20)
-    ax.set_ylabel("candidate's gain per campaign (votes; iron votes for grassroots)")
-    ax.set_title(f"Venue values, {base.rules.players} players, random bots (venues chosen uniformly)")
+    ax.set_ylabel("candidate's win rate, venue forced - rally forced")
+    ax.set_title(f"Venue values (paired: forced at a sampled decision), {rules.players} players, n = {cf_games:,}")
     ax.legend()
     figures.append(fig)
+    figures.append(_table_figure(f"Venue counterfactuals, {rules.players} players: forced venue vs the bot's choice",
+                                 venue.select("venue", "support_cards", "value", "lo", "hi", "n", "vs_rally",
+                                              "bot_chooses", "when_chosen_vs_rally")))
 
     cjk = _cjk_font()
-    cat = load_catalogue(base.rules.catalogue)
-    for key, label, names in (("card strength (win rate of players who played it)", "card", cat.card_names),
-                              ("character strength (win rate of players holding it)", "character", cat.char_names)):
-        frame = base.tables()[key].sort("vs_average")
+    cat = load_catalogue(rules.catalogue)
+    cards = cf.card_values(rules, policy, seed, max(1_000, cf_games // 4))
+    chars = cf.character_values(rules, policy, seed, max(1_000, cf_games // 4))
+    for frame, label, names, column, xlabel in (
+            (cards, "card", cat.card_names, "politician", "politician camp's win rate with the card - without it"),
+            (chars, "character", cat.char_names, "", "seat's win rate holding it - with its own pick")):
+        key = f"{column}_value" if column else "value"
+        lo, hi = (f"{column}_lo", f"{column}_hi") if column else ("lo", "hi")
+        frame = frame.sort(key)
         fig, ax = plt.subplots(figsize=(7, max(4, 0.18 * frame.height)))
         y = np.arange(frame.height)
-        vals = frame["value"].to_numpy()
-        ax.errorbar(vals, y, xerr=[vals - frame["lo"].to_numpy(), frame["hi"].to_numpy() - vals], fmt="o", ms=3)
-        average = int(base.summary.tallies["camp_w"].sum()) / max(1, int(base.summary.tallies["camp_n"].sum()))
-        ax.axvline(average, color="grey", linestyle="--", label="average player win rate")
+        vals = frame[key].to_numpy()
+        ax.errorbar(vals, y, xerr=[vals - frame[lo].to_numpy(), frame[hi].to_numpy() - vals], fmt="o", ms=3)
+        ax.axvline(0, color="grey", linestyle="--")
         ticks = [f"{names.index(name):02d} {name}" if cjk else f"{label} #{names.index(name):02d}"
                  for name in frame[label].to_list()]
         ax.set_yticks(y, ticks, fontsize=6, fontfamily=cjk or None)
-        ax.set_xlabel("win rate of the player (95% interval)")
-        ax.set_title(f"{label.title()} strength, {base.rules.players} players"
-                     + ("" if cjk else " (# = catalogue order; names in the tables)"))
-        ax.legend()
+        ax.set_xlabel(xlabel + " (paired, 95% interval)")
+        ax.set_title(f"{label.title()} values (paired counterfactual), {rules.players} players, "
+                     f"n = {int(frame['n'][0]):,}" + ("" if cjk else " (# = catalogue order)"))
         figures.append(fig)
+    figures.append(_table_figure(f"How often jail and hospital decide a game (paired re-run), {rules.players} players",
+                                 cf.decisiveness(rules, policy, seed, cf_games)))
     return figures
+
+
+def _table_figure(title: str, frame: pl.DataFrame):
+    """A polars table drawn as a figure page (numbers to 3 decimals)."""
+    import matplotlib.pyplot as plt
+
+    cells = [[f"{v:.3f}" if isinstance(v, float) else str(v) for v in row] for row in frame.iter_rows()]
+    fig, ax = plt.subplots(figsize=(8.27, max(2.5, 0.25 * (len(cells) + 3))))
+    ax.axis("off")
+    table = ax.table(cellText=cells, colLabels=frame.columns, loc="upper center", fontsize=6)
+    table.auto_set_font_size(False)
+    table.set_fontsize(6)
+    family = _cjk_font()
+    if family:
+        for cell in table.get_celld().values():
+            cell.get_text().set_fontfamily(family)
+    ax.set_title(title, fontsize=9)
+    return fig
 
 
 def _cjk_font() -> str:

@@ -85,6 +85,9 @@ from sim.games.wonderful_island.state import (
     G_END_REASON,
     G_ENDED,
     G_EXTRA_SUP,
+    G_FORCED_CAND,
+    G_FORCED_OWN,
+    G_FORCED_SUPPORT,
     G_HOSPS,
     G_IRON_GONE,
     G_IRON_LEFT,
@@ -99,6 +102,8 @@ from sim.games.wonderful_island.state import (
     G_SETTLING,
     G_SIZE,
     G_SLOT_N,
+    G_SPARED_HOSPS,
+    G_SPARED_JAILS,
     G_THRESH,
     G_THRESH_RAISED,
     G_TURN,
@@ -139,6 +144,10 @@ from sim.games.wonderful_island.state import (
     R_DEB_WIN,
     R_DICE,
     R_DRAW,
+    R_FORCE_CHAR,
+    R_FORCE_SEAT,
+    R_FORCE_TURN,
+    R_FORCE_VENUE,
     R_GRASS,
     R_GREEN,
     R_HAND,
@@ -162,6 +171,8 @@ from sim.games.wonderful_island.state import (
     R_ROUNDS,
     R_SLOT_KINDS,
     R_SLOTS,
+    R_SPARE_HOSP,
+    R_SPARE_JAIL,
     R_START,
     R_SUP_PER,
     R_THRESH,
@@ -179,10 +190,10 @@ from sim.games.wonderful_island.state import (
     S_JAILED,
     S_KNOWN,
     S_MEET_N,
-    S_PAUSED,
     S_PLAYED,
     S_SIDE,
     S_SIZE,
+    S_STEALERS,
     S_SUBP,
     S_VOTES,
     S_WON,
@@ -438,7 +449,6 @@ def jail(sp, p):
     st[SEAT + p, S_VOTES] = 0
     st[SEAT + p, S_IRON] = 0
     st[SEAT + p, S_HOSP] = -1
-    st[SEAT + p, S_PAUSED] = 0
     st[SEAT + p, S_DEBATER] = 0
     for i in range(st[SEAT + p, S_HAND_N]):
         to_discard(sp, st[HAND + p, i])
@@ -458,6 +468,10 @@ def add_subpoenas(sp, p, n):
     limit = st[TB, R_JAIL]
     st[SEAT + p, S_SUBP] = min(limit, st[SEAT + p, S_SUBP] + n)
     if st[SEAT + p, S_SUBP] >= limit:
+        if st[0, G_SPARED_JAILS] < st[TB, R_SPARE_JAIL]:  # a paired re-run without this jailing (never
+            st[0, G_SPARED_JAILS] += 1                   # in ordinary runs: R_SPARE_JAIL is 0)
+            st[SEAT + p, S_SUBP] = limit - 1
+            return
         jail(sp, p)
 
 
@@ -465,6 +479,9 @@ def add_subpoenas(sp, p, n):
 def hospitalise(sp, p):
     """WI-HOSP-1: p's character is turned over until another player completes a campaign turn."""
     st = state_at(sp)
+    if st[0, G_SPARED_HOSPS] < st[TB, R_SPARE_HOSP]:  # a paired re-run without this stay (never in ordinary runs)
+        st[0, G_SPARED_HOSPS] += 1
+        return
     st[SEAT + p, S_HOSP] = st[0, G_TURN]
     st[SEAT + p, S_HOSP_EVER] = 1
     st[0, G_HOSPS] += 1
@@ -781,11 +798,12 @@ def turn_over(sp):
 @compiled
 def play_step(sp, p):
     """WI-TURN-3: play any number of cards: support/obstruction into slots, strategy in front,
-    meeting cards passed face down. Only a card played changes the table, so whether the turn goes
-    on is checked at the start and after each card played."""
+    meeting cards passed face down; the reactive cards too (WI-TURN-6: they may 「仍可」 still be
+    played at step E, so at step C as well). Only a card played changes the table, so whether the
+    turn goes on is checked at the start and after each card played."""
     st = state_at(sp)
     slots = st[TB, R_SLOTS]
-    slot_kinds, action_kinds = st[TB, R_SLOT_KINDS], st[TB, R_ACTION_KINDS]
+    slot_kinds, action_kinds, reactive_kinds = st[TB, R_SLOT_KINDS], st[TB, R_ACTION_KINDS], st[TB, R_REACTIVE_KINDS]
     for _ in range(2):
         played = False
         changed = True
@@ -808,6 +826,10 @@ def play_step(sp, p):
                 target = pol.action_card_target(sp, p, k, st[TB + CARD0 + k, C_T1])
                 if target >= 0:
                     play_strategy_card(sp, p, i, target, E_PLAY)
+                    played = changed = True
+            elif reactive_kinds & bit and pol.reacts_at_action_step(sp, p):
+                if pol.reactive_wanted(sp, p, k, slot_has(sp, SUPPORT), slot_has(sp, OBSTRUCTION)):
+                    play_strategy_card(sp, p, i, st[0, G_CAND], E_PLAY)
                     played = changed = True
             i -= 1
         for j in range(st[SEAT + p, S_MEET_N] - 1, -1, -1):
@@ -862,7 +884,7 @@ def reactive_phase(sp, c):
     has_support, has_obstruction = slot_has(sp, SUPPORT), slot_has(sp, OBSTRUCTION)
     for j in range(1, n):
         p = seat_after(c, j, n)
-        if st[SEAT + p, S_JAILED] != 0 or st[SEAT + p, S_HOSP] >= 0 or st[SEAT + p, S_PAUSED] != 0:
+        if st[SEAT + p, S_JAILED] != 0 or st[SEAT + p, S_HOSP] >= 0:
             continue
         for i in range(st[SEAT + p, S_HAND_N] - 1, -1, -1):
             if i >= st[SEAT + p, S_HAND_N]:
@@ -958,6 +980,11 @@ def legislature(sp, c, bonus):
                 gain_votes(sp, q, 1)
                 log_event(sp, E_VOTE_SPLIT, q, 1, 0)
         own = kept
+    receiver = pol.bill_receiver(sp, c, own) if st[SEAT + c, S_BOT] != BOT_RANDOM else c
+    if receiver != c:  # the share elects an ally
+        gain_votes(sp, receiver, own)
+        log_event(sp, E_VOTE_SPLIT, receiver, own, 0)
+        return 0
     change_votes(sp, c, own)
     log_event(sp, E_VOTE_SPLIT, c, own, 0)
     return own
@@ -975,7 +1002,7 @@ def poaching(sp, c, bonus):
         return 0
     laid = st[TMP + TMP_LAID]
     clear_row(sp, TMP + TMP_LAID, 3, 0)
-    i = st[SEAT + c, S_HAND_N] - 1
+    i = st[SEAT + c, S_HAND_N] - 1 if st[SEAT + c, S_HOSP] < 0 else -1  # WI-HOSP-3: no cards from hospital
     while i >= 0:
         if pol.poach_plays_card(sp, c):
             k = take_from_hand(sp, c, i)
@@ -983,7 +1010,7 @@ def poaching(sp, c, bonus):
             to_discard(sp, k)
         i -= 1
     matched = 0
-    if pol.poach_resists(sp, q, c):
+    if st[SEAT + q, S_HOSP] < 0 and pol.poach_resists(sp, q, c):  # WI-HOSP-3
         for t in range(3):
             need = laid[t]
             i = st[SEAT + q, S_HAND_N] - 1
@@ -1065,7 +1092,7 @@ def tv_debate(sp, c, bonus):
     issue = st[TMP + TMP_ISSUE]
     clear_row(sp, TMP + TMP_ISSUE, 2, -1)
     n_issue = 0
-    if st[SEAT + c, S_HAND_N] > 0:
+    if st[SEAT + c, S_HAND_N] > 0 and st[SEAT + c, S_HOSP] < 0:  # WI-HOSP-3: no issue from hospital
         first = pol.issue_choice(sp, c)
         if first >= 0:
             issue[0] = take_from_hand(sp, c, first)
@@ -1089,7 +1116,8 @@ def tv_debate(sp, c, bonus):
             continue
         d = randbelow(stream(st), 6) + 1
         case, count = debate_requirement(d0, d, n_issue == 2)
-        able = count <= picks.shape[0] and find_debate_cards(sp, q, case, count, issue, picks)
+        able = st[SEAT + q, S_HOSP] < 0 and count <= picks.shape[0] and find_debate_cards(
+            sp, q, case, count, issue, picks)  # WI-HOSP-3: a debater in hospital plays no card
         if able and pol.debates_to_win(sp, q, c, st[0, G_DELTA]):
             drop_indices(sp, q, picks, count)
             gain_votes(sp, q, st[TB, R_DEB_WIN])
@@ -1190,8 +1218,10 @@ def can_declare(sp, p):
 
 
 @leaf
-def politician_goal_met(sp, p):
-    """WI-END-3: a politician's own condition (camp elections are handled by the caller)."""
+def politician_goal_met(sp, p, counting):
+    """WI-END-3: a politician's own condition (camp elections are handled by the caller). Hospital bars
+    declaring (WI-HOSP-3), not the forced count's step A (``counting``, WI-END-4); jail bars both
+    unless the condition is jail (WI-JAIL-4)."""
     st = state_at(sp)
     character = character_row(sp, p)
     cond, amount = st[character, CH_WIN], st[character, CH_WIN_AMT]
@@ -1199,8 +1229,8 @@ def politician_goal_met(sp, p):
         jailed = 0
         for q in range(st[0, G_N]):
             jailed += st[SEAT + q, S_JAILED]
-        return jailed >= amount and (st[SEAT + p, S_JAILED] != 0 or st[SEAT + p, S_HOSP] < 0)
-    if not can_declare(sp, p):
+        return jailed >= amount and (st[SEAT + p, S_JAILED] != 0 or counting or st[SEAT + p, S_HOSP] < 0)
+    if st[SEAT + p, S_JAILED] != 0 or not (counting or st[SEAT + p, S_HOSP] < 0):
         return False
     if cond == W_VOTES:
         return st[SEAT + p, S_VOTES] + st[SEAT + p, S_IRON] >= amount
@@ -1273,7 +1303,7 @@ def check_endings(sp):
             continue
         character = character_row(sp, p)
         depends = camp >= 0 and st[character, CH_WIN] == W_CAMP and st[character, CH_WIN_AMT] == camp
-        if (depends and can_declare(sp, p)) or politician_goal_met(sp, p):
+        if (depends and can_declare(sp, p)) or politician_goal_met(sp, p, False):
             st[SEAT + p, S_WON] = 1
             log_event(sp, E_WIN, p, POLITICIAN, 0)
             winners += 1
@@ -1292,7 +1322,7 @@ def forced_count(sp):
     n = st[0, G_N]
     winners = 0
     for p in range(n):
-        if st[SEAT + p, S_CAMP] == POLITICIAN and politician_goal_met(sp, p):
+        if st[SEAT + p, S_CAMP] == POLITICIAN and politician_goal_met(sp, p, True):
             st[SEAT + p, S_WON] = 1
             winners += 1
     if winners == 0:
@@ -1349,6 +1379,11 @@ def setup(sp, deck0, mdeck0, bots):
         order[ch] = ch
     shuffle_row(sp, TMP + TMP_ORDER, n_chars)
     dealt = st[TB, R_CHARS_DEALT]
+    # each player keeps one before the camps are dealt: the choice reads no camp, and a random bot's
+    # coins are drawn here, before the camp cards are shuffled (WI-SETUP-1 before WI-SETUP-2)
+    coins = st[TMP + TMP_DICE]
+    for i in range(n * (dealt - 1)):
+        coins[i] = randbelow(stream(st), 2)
     # camps: the camp cards for this player count, shuffled, one each (WI-SETUP-2)
     camps = st[TMP + TMP_CAMPS]
     i = 0
@@ -1364,10 +1399,13 @@ def setup(sp, deck0, mdeck0, bots):
         characters = TB + st[TB, R_CHAR0]  # the first character row of the table
         for d in range(1, dealt):
             other = order[p * dealt + d]
-            if pol.pick_character(sp, st[SEAT + p, S_BOT], st[characters + best, CH_SCORE], st[characters + other, CH_SCORE]) == 1:
+            if pol.pick_character(st[SEAT + p, S_BOT], st[characters + best, CH_SCORE], st[characters + other, CH_SCORE],
+                                  coins[p * (dealt - 1) + d - 1]) == 1:
                 best = other
         st[SEAT + p, S_CHAR] = best
         st[SEAT + p, S_HOSP] = -1
+    if st[TB, R_FORCE_SEAT] >= 0:  # a forced character (play_forced_batch); -1 otherwise
+        force_character(sp)
     # sides and beliefs (what each player works for, and its prior about the others)
     for p in range(n):
         side = camps[p]
@@ -1375,6 +1413,8 @@ def setup(sp, deck0, mdeck0, bots):
             character = character_row(sp, p)
             side = st[character, CH_WIN_AMT] if st[SEAT + p, S_BOT] == BOT_POLITICIAN and st[character, CH_WIN] == W_CAMP else -1
         st[SEAT + p, S_SIDE] = side
+        if st[SEAT + p, S_BOT] != BOT_RANDOM and camps[p] != POLITICIAN:
+            st[SEAT + p, S_STEALERS] = camp_stealers(sp, p, camps[p])
         if side >= 0:
             same = st[TB, R_BLUE + side] - (1 if camps[p] == side else 0)
             for q in range(n):
@@ -1409,6 +1449,64 @@ def setup(sp, deck0, mdeck0, bots):
 
 
 @compiled
+def force_venue(sp, c, own):
+    """The paired counterfactual's forced venue (R_FORCE_VENUE; -1: the bot's own), with what the decision saw."""
+    st = state_at(sp)
+    st[0, G_FORCED_CAND] = c + 1
+    st[0, G_FORCED_SUPPORT] = pol.support_in_hand(sp, c)
+    st[0, G_FORCED_OWN] = own
+    return own if st[TB, R_FORCE_VENUE] < 0 else st[TB, R_FORCE_VENUE]
+
+
+@compiled
+def force_character(sp):
+    """The paired counterfactual's forced character: seat R_FORCE_SEAT gets R_FORCE_CHAR; a seat that kept that
+    character gets the forced seat's own instead (characters are unique)."""
+    st = state_at(sp)
+    s, ch = st[TB, R_FORCE_SEAT], st[TB, R_FORCE_CHAR]
+    for q in range(st[0, G_N]):
+        if st[SEAT + q, S_CHAR] == ch:
+            st[SEAT + q, S_CHAR] = st[SEAT + s, S_CHAR]
+    st[SEAT + s, S_CHAR] = ch
+
+
+@compiled
+def ask_debaters(sp, c):
+    """WI-V-DEBATE-1: the candidate asks every other player out of jail (in hospital too); one who
+    declines turns the character over (WI-HOSP-3/4 apply) until this campaign turn's settlement is
+    over: its stay is dated one turn back, so the end of this campaign turn ends it (WI-HOSP-2). A
+    player already in hospital keeps its stay. Returns how many declined (WI-V-DEBATE-2)."""
+    st = state_at(sp)
+    n = st[0, G_N]
+    unwilling = 0
+    for j in range(1, n):
+        q = seat_after(c, j, n)
+        if st[SEAT + q, S_JAILED] != 0:
+            continue
+        if pol.will_debate(sp, q):
+            st[SEAT + q, S_DEBATER] = 1
+        else:
+            if st[SEAT + q, S_HOSP] < 0:
+                st[SEAT + q, S_HOSP] = st[0, G_TURN] - 1
+            unwilling += 1
+        log_event(sp, E_DEBATE_ASK, q, st[SEAT + q, S_DEBATER], 0)
+    return unwilling
+
+
+@compiled
+def camp_stealers(sp, p, camp):
+    """The seats other than p whose character takes this camp's election (W_CAMP on it), as a bit mask:
+    characters are face up, so every player sees them (WI-SETUP-1, WI-END-6)."""
+    st = state_at(sp)
+    mask = np.int64(0)
+    for q in range(st[0, G_N]):
+        character = character_row(sp, q)
+        steals = (q != p) & (st[character, CH_WIN] == W_CAMP) & (st[character, CH_WIN_AMT] == camp)
+        mask |= np.int64(steals) << np.int64(q)
+    return mask
+
+
+@compiled
 def campaign_turn(sp, c, vstats):
     """WI-ROUND-3/4: venue, action turns from the candidate's right (candidate last), reactive
     cards, settlement; then the venue is cleared and hospital stays may end (WI-HOSP-2)."""
@@ -1418,25 +1516,16 @@ def campaign_turn(sp, c, vstats):
     st[0, G_CAND] = c
     st[0, G_SLOT_N] = 0
     venue = pol.pick_venue(sp, c)
+    if st[0, G_TURN] == st[TB, R_FORCE_TURN]:  # a forced decision (play_forced_batch); R_FORCE_TURN is 0 otherwise
+        venue = force_venue(sp, c, venue)
     st[0, G_VENUE] = venue
     log_event(sp, E_CAMPAIGN, c, venue, st[0, G_TURN])
-    unwilling = 0
-    if venue == TV_DEBATE:  # WI-V-DEBATE-1
-        for j in range(1, n):
-            q = seat_after(c, j, n)
-            if st[SEAT + q, S_JAILED] != 0 or st[SEAT + q, S_HOSP] >= 0:
-                continue
-            if pol.will_debate(sp, q):
-                st[SEAT + q, S_DEBATER] = 1
-            else:
-                st[SEAT + q, S_PAUSED] = 1
-                unwilling += 1
-            log_event(sp, E_DEBATE_ASK, q, st[SEAT + q, S_DEBATER], 0)
+    unwilling = ask_debaters(sp, c) if venue == TV_DEBATE else 0
     for j in range(1, n + 1):
         p = seat_after(c, j, n)
         if turn_over(sp):
             break
-        if st[SEAT + p, S_JAILED] != 0 or st[SEAT + p, S_PAUSED] != 0:
+        if st[SEAT + p, S_JAILED] != 0:
             continue
         if st[SEAT + p, S_HOSP] >= 0:
             log_event(sp, E_SKIP, p, 1, 0)
@@ -1452,7 +1541,6 @@ def campaign_turn(sp, c, vstats):
             to_discard(sp, st[PILES + PILE_SLOT_CARD, s])
     st[0, G_SLOT_N] = 0
     for q in range(n):
-        st[SEAT + q, S_PAUSED] = 0
         st[SEAT + q, S_DEBATER] = 0
         if q != c and st[SEAT + q, S_HOSP] >= 0 and st[SEAT + q, S_HOSP] < st[0, G_TURN]:
             st[SEAT + q, S_HOSP] = -1
@@ -1535,6 +1623,33 @@ def play_batch(seed, start, count, deck0, mdeck0, bots, cols, vstats, st):
         record(sp, cols, i)
 
 
+FORCE_FIELDS = ("turn", "venue", "seat", "char", "spare_jail", "spare_hosp")  # play_forced_batch's force columns
+FORCED_OUT = ("cand", "support", "own", "spared_jails", "spared_hosps")  # what each forced game reports
+
+
+@compiled
+def play_forced_batch(seed, start, count, deck0, mdeck0, bots, cols, vstats, st, force, out):
+    """play_batch with a forced decision per game (``force[i]``: FORCE_FIELDS) for paired counterfactuals:
+    game i still draws from game_stream(seed, start + i) alone, so it is the base game until the decision.
+    A separate entry point: ordinary runs never compile or call it. ``out[i]``: FORCED_OUT."""
+    sp = np.int64(st.ctypes.data)
+    for i in range(count):
+        st[TB, R_FORCE_TURN] = force[i, 0]
+        st[TB, R_FORCE_VENUE] = force[i, 1]
+        st[TB, R_FORCE_SEAT] = force[i, 2]
+        st[TB, R_FORCE_CHAR] = force[i, 3]
+        st[TB, R_SPARE_JAIL] = force[i, 4]
+        st[TB, R_SPARE_HOSP] = force[i, 5]
+        seed_stream(stream(st), seed, start + i)
+        play_game(sp, deck0, mdeck0, bots, vstats)
+        record(sp, cols, i)
+        out[i, 0] = st[0, G_FORCED_CAND] - 1
+        out[i, 1] = st[0, G_FORCED_SUPPORT]
+        out[i, 2] = st[0, G_FORCED_OWN]
+        out[i, 3] = st[0, G_SPARED_JAILS]
+        out[i, 4] = st[0, G_SPARED_HOSPS]
+
+
 # ----------------------------------------------------------------------------------------- packing
 def table(cat, rules) -> np.ndarray:
     """Rules and catalogue as one int64 array T: row 0 the rule values (R_* columns), then the card
@@ -1569,6 +1684,7 @@ def table(cat, rules) -> np.ndarray:
     }
     for key, value in values.items():
         R[0, key] = value
+    R[0, R_FORCE_SEAT] = -1  # no forced character (R_FORCE_TURN 0: no forced venue; nothing spared)
     return T
 
 
@@ -1584,6 +1700,23 @@ def _packed(rules_json: str, catalogue_name: str):
 def pack(rules):
     """(T, deck, meeting deck) for the kernel, built once per rules value."""
     return _packed(rules.model_dump_json(), rules.catalogue)
+
+
+def run_forced(rules, bots: np.ndarray, seed: int, start: int, force: np.ndarray, deck0=None, log_events: int = 0):
+    """Games start .. start+len(force)-1, each with its forced decision (rows of FORCE_FIELDS; a venue of -1 keeps
+    the bot's own, a seat of -1 forces no character); ``deck0`` replaces the catalogue's deck (a card removed).
+    Returns (rows [count, O_SIZE], out [count, FORCED_OUT], log)."""
+    T, deck_base, mdeck0 = pack(rules)
+    force = np.ascontiguousarray(force, dtype=np.int64).reshape(-1, len(FORCE_FIELDS))
+    count = force.shape[0]
+    cols = np.empty((O_SIZE, count), dtype=np.int64)
+    out = np.empty((count, len(FORCED_OUT)), dtype=np.int64)
+    vstats = np.zeros((6, 3, 3), dtype=np.int64)
+    st = new_state(T, log_events)
+    play_forced_batch(np.uint64(seed), np.int64(start), np.int64(count),
+                      np.asarray(deck_base if deck0 is None else deck0, dtype=np.int64), mdeck0,
+                      np.asarray(bots, dtype=np.int64), cols, vstats, st, force, out)
+    return cols.T, out, st[st[TB, R_LOG0]:].reshape(-1)
 
 
 def run_batch(rules, bots: np.ndarray, seed: int, start: int, count: int, log_events: int = 0):

@@ -18,12 +18,13 @@ counts (votes, iron, subpoenas, hand sizes, cards on the venue).
 from __future__ import annotations
 
 from sim.core.rng import randbelow
-from sim.games.wonderful_island.catalogue import C_COPIES, C_P1, C_TYPE, C_VALUE, CH_WIN
+from sim.games.wonderful_island.catalogue import C_COPIES, C_P1, C_TYPE, C_VALUE, CH_WIN, CH_WIN_AMT
 from sim.games.wonderful_island.state import (
     BOT_POLITICIAN,
     BOT_RANDOM,
     CARD0,
     G_CAND,
+    G_IRON_LEFT,
     G_N,
     G_THRESH,
     GRASSROOTS,
@@ -39,14 +40,20 @@ from sim.games.wonderful_island.state import (
     P_SUBPOENA,
     P_VOTES,
     POACHING,
+    R_DEB_WALK,
+    R_GRASS,
+    R_LEG,
+    R_RALLY,
     RALLY,
     S_BELIEF,
     S_BOT,
     S_HAND_N,
+    S_HOSP,
     S_IRON,
     S_JAILED,
     S_KNOWN,
     S_SIDE,
+    S_STEALERS,
     S_SUBP,
     S_VOTES,
     SEAT,
@@ -60,6 +67,7 @@ from sim.games.wonderful_island.state import (
     W_HAND,
     W_IRON,
     W_JAILED,
+    W_VOTES,
     character_row,
     compiled,
     leaf,
@@ -69,11 +77,14 @@ from sim.games.wonderful_island.state import (
 
 ALLY = 600  # belief (per mille) from which a player counts as an ally
 RIVAL = 400  # belief up to which a player counts as a rival
-IRON_WORTH = 1.15  # an iron vote cannot be lost or poached
+IRON_WORTH = 1.5  # an iron vote cannot be lost or poached (1.5: the paired venue values, docs/wonderful-island-balance.md)
 SWEEP_TWO_DICE = 2.53  # expected street-sweep votes with 2 dice (exact: 91/36)
 SWEEP_THREE_DICE = 3.68  # with 3 dice, best pair (exact: 795/216)
-SWING = 1.5  # worth of a vote taken from a rival rather than from the pool
-DEBATE_WORTH = 2.0  # rough worth of a debate (walkover or failed debaters)
+SWEEP_TAIL_2 = (1.0, 1.0, 25 / 36, 16 / 36, 9 / 36, 4 / 36, 1 / 36)  # P(best >= m), m = 0..6, two dice
+SWEEP_TAIL_3 = (1.0, 1.0, 212 / 216, 175 / 216, 117 / 216, 59 / 216, 16 / 216)  # three dice, best pair
+WIN_WORTH = 12.0  # a win the side can declare right after this settlement, in votes
+CARD_WORTH = 1.0  # a card in hand, in votes (cards are votes later: support, obstruction, defence; 1.0: the paired venue values)
+DEBATE_SUCCESS = 0.55  # a debater's chance to meet a single issue (15/36 identical, 15/36 same kind, 6/36 any)
 
 
 @compiled
@@ -85,16 +96,24 @@ def coin(sp):
 # is_ally and is_rival are asked in loops over players: written without short-circuits (no branch)
 @compiled
 def is_ally(sp, p, q):
-    """q is p itself or believed on p's side."""
+    """q is p itself or believed on p's side (a suspected camp-stealer never is)."""
     st = state_at(sp)
-    return (q == p) | ((st[SEAT + p, S_SIDE] >= 0) & (st[SEAT + p, S_BELIEF + q] >= ALLY))
+    return (q == p) | ((st[SEAT + p, S_SIDE] >= 0) & (st[SEAT + p, S_BELIEF + q] >= ALLY) & (suspect(sp, p, q) == 0))
 
 
 @compiled
 def is_rival(sp, p, q):
-    """q is not p and p has no side or believes q is not on it."""
+    """q is not p and p has no side, believes q is not on it, or suspects q of stealing its camp's election."""
     st = state_at(sp)
-    return (q != p) & ((st[SEAT + p, S_SIDE] < 0) | (st[SEAT + p, S_BELIEF + q] <= RIVAL))
+    return (q != p) & ((st[SEAT + p, S_SIDE] < 0) | (st[SEAT + p, S_BELIEF + q] <= RIVAL) | (suspect(sp, p, q) != 0))
+
+
+@compiled
+def suspect(sp, p, q):
+    """1 when q holds a character that would take the election of p's camp (WI-END-6) and p has not learnt q's
+    camp: q may be the politician who wins if p's camp is elected."""
+    st = state_at(sp)
+    return ((st[SEAT + p, S_STEALERS] & ~st[SEAT + p, S_KNOWN]) >> q) & 1
 
 
 @compiled
@@ -113,11 +132,11 @@ def goal(sp, p):
 
 
 @compiled
-def pick_character(sp, bot, score_a, score_b):
-    """WI-SETUP-1: keep one of the two characters dealt (0 or 1)."""
-    st = state_at(sp)
+def pick_character(bot, score_a, score_b, coin_drawn):
+    """WI-SETUP-1: keep one of the two characters dealt (0 or 1), before the camps are dealt: nothing
+    but the two characters is read (the random bot's coin was drawn before the camp cards)."""
     if bot == BOT_RANDOM:
-        return randbelow(stream(st), 2)
+        return coin_drawn
     return 0 if score_a >= score_b else 1
 
 
@@ -152,6 +171,18 @@ def strongest_rival(sp, p, n, need_votes):
             not need_votes or v > 0)
         best = q if better else best
         best_v = v if better else best_v
+    return best
+
+
+@compiled
+def suspected_stealer(sp, p, n):
+    """The suspected camp-stealer (suspect) out of jail with the most subpoenas (the first of equals), or -1."""
+    st = state_at(sp)
+    best, most = -1, -1
+    for q in range(n):  # without branches (selects)
+        better = (suspect(sp, p, q) != 0) & (st[SEAT + q, S_JAILED] == 0) & (st[SEAT + q, S_SUBP] > most)
+        best = q if better else best
+        most = st[SEAT + q, S_SUBP] if better else most
     return best
 
 
@@ -192,6 +223,10 @@ def hostile_target(sp, p, prim):
         return random_other(sp, p, n, prim == P_MOVE)
     if goal(sp, p) == W_JAILED and prim == P_SUBPOENA:
         return nearest_to_jail(sp, p, n)
+    if (prim == P_SUBPOENA or prim == P_HOSPITAL) and st[SEAT + p, S_STEALERS] != 0:
+        stealer = suspected_stealer(sp, p, n)  # a camp-stealer in jail or hospital cannot take the election
+        if stealer >= 0:
+            return stealer
     if prim == P_SUBPOENA:
         first = -1  # a rival one subpoena from jail goes first (the first such; a select per player)
         for q in range(n - 1, -1, -1):
@@ -309,6 +344,15 @@ def reactive_wanted(sp, p, k, has_support, has_obstruction):
 
 
 @compiled
+def reacts_at_action_step(sp, p):
+    """WI-TURN-3/7: whether p considers its reactive cards at its own step C (then as reactive_wanted). The
+    candidate (who has no step E) does; the others keep them for step E, when every card of the action
+    phase is on the venue."""
+    st = state_at(sp)
+    return st[SEAT + p, S_BOT] == BOT_RANDOM or p == st[0, G_CAND]
+
+
+@compiled
 def wants_cancel(sp, victim, actor):
     """WI-CARD-5: whether the victim spends a cancel card on a hostile card."""
     st = state_at(sp)
@@ -343,7 +387,12 @@ def support_in_hand(sp, p):
 
 @compiled
 def pick_venue(sp, c):
-    """WI-ROUND-3: the candidate's venue; bots other than random take the best expected gain."""
+    """WI-ROUND-3: the candidate's venue; bots other than random take the venue of the best value for their
+    side, all six weighed: WIN_WORTH times the chance that the side can declare right after this
+    settlement, plus the expected vote swing between the side and its rivals (votes from the pool count
+    once; votes taken from a rival, or a rival's gain, count on both sides). The rally's sure votes, the
+    grassroots' iron, the sweep's chance of a big throw, the bill whose share may elect an ally, poaching's
+    transfer paid with the hand, the debate's walkover or debaters."""
     st = state_at(sp)
     if st[SEAT + c, S_BOT] == BOT_RANDOM:
         return randbelow(stream(st), 6)
@@ -352,40 +401,106 @@ def pick_venue(sp, c):
         return TV_DEBATE
     if g_kind == W_IRON:
         return GRASSROOTS
+    n = st[0, G_N]
     bonus = support_in_hand(sp, c) // 2
-    best, best_value = RALLY, expected_gain(sp, c, RALLY, bonus)
-    for v in range(RALLY + 1, TV_DEBATE + 1):
-        value = expected_gain(sp, c, v, bonus)
+    need = votes_needed(sp, c)
+    # one pass over the other players: what the six values read
+    voters, allies, debaters, declined, rival, rival_votes = 1, 0, 0, 0, -1, 0
+    side_gain, ally_need = 0.0, 1 << 20
+    has_side = st[SEAT + c, S_SIDE] >= 0
+    for q in range(n):
+        if q == c or st[SEAT + q, S_JAILED] != 0:
+            continue
+        voters += 1
+        friend = is_ally(sp, c, q)
+        allies += friend
+        free = st[SEAT + q, S_HOSP] < 0
+        if friend and has_side and free:
+            ally_need = min(ally_need, st[0, G_THRESH] - total_votes(sp, q))
+        willing = free and st[SEAT + q, S_HAND_N] >= 2  # who would debate (will_debate)
+        debaters += willing
+        declined += not willing
+        if willing:
+            side_gain += (1.0 - DEBATE_SUCCESS) + DEBATE_SUCCESS * (2.0 if friend else -2.0)
+        if st[SEAT + q, S_VOTES] > rival_votes and is_rival(sp, c, q):  # strongest_rival(need_votes)
+            rival, rival_votes = q, st[SEAT + q, S_VOTES]
+    # WI-V-RALLY-1/2
+    gain = st[TB, R_RALLY] + bonus
+    best, best_value = RALLY, WIN_WORTH * (gain >= need) + gain
+    # WI-V-GRASS-1/2: iron votes, capped by the supply
+    gain = min(st[TB, R_GRASS] + bonus, st[0, G_IRON_LEFT])
+    value = WIN_WORTH * (gain >= need) + IRON_WORTH * gain
+    if value > best_value:
+        best, best_value = GRASSROOTS, value
+    # WI-V-SWEEP-1..3
+    dice = 2 if bonus == 0 else 3
+    value = WIN_WORTH * sweep_at_least(dice, need) + (SWEEP_TWO_DICE if dice == 2 else SWEEP_THREE_DICE)
+    if value > best_value:
+        best, best_value = STREET_SWEEP, value
+    # WI-V-LEG-1/2/4: a hand bought costs a vote given away; the share may elect the candidate or an ally
+    to_buy = max(0, (voters + 1) // 2 - 1 - bonus - allies)
+    if to_buy <= st[TB, R_LEG]:
+        own = st[TB, R_LEG] - to_buy
+        value = WIN_WORTH * (own >= min(need, max(1, ally_need))) + own - to_buy
         if value > best_value:
-            best, best_value = v, value
+            best, best_value = LEGISLATURE, value
+    # WI-V-POACH-1..4: a transfer from the strongest rival, paid with the candidate's hand
+    if rival >= 0:
+        laid = st[SEAT + c, S_HAND_N] + bonus
+        taken = min(rival_votes, max(0, laid - (st[SEAT + rival, S_HAND_N] + 1) // 2))
+        value = WIN_WORTH * (taken >= need) + 2.0 * taken - CARD_WORTH * laid
+        if value > best_value:
+            best, best_value = POACHING, value
+    # WI-V-DEBATE-1..5: nobody willing gives the walkover; each debater fails (a vote for the candidate)
+    # or succeeds (two votes for the debater); every decliner is a card drawn
+    if debaters == 0:
+        walk = st[TB, R_DEB_WALK]
+        value = WIN_WORTH * (walk >= need) + walk + CARD_WORTH * declined
+    else:
+        value = WIN_WORTH * (1.0 - DEBATE_SUCCESS) ** debaters * (debaters >= need) + side_gain + CARD_WORTH * declined
+    if value > best_value:
+        best = TV_DEBATE
     return best
 
 
-@leaf
-def expected_gain(sp, c, venue, bonus):
-    """The bots' rough worth of a venue for candidate c with this support bonus."""
+@compiled
+def votes_needed(sp, c):
+    """Votes the candidate's side still needs for a win it can declare now: the threshold (or the
+    politician's vote goal) less the candidate's votes, at least 1."""
     st = state_at(sp)
-    if venue == RALLY:
-        return 3.0 + bonus
-    if venue == GRASSROOTS:
-        return IRON_WORTH * (2 + bonus)
-    if venue == STREET_SWEEP:
-        return SWEEP_TWO_DICE if bonus == 0 else SWEEP_THREE_DICE
-    n = st[0, G_N]
-    if venue == LEGISLATURE:
-        voters, allies = 0, 0
-        for q in range(n):  # counted without branches
-            free = st[SEAT + q, S_JAILED] == 0
-            voters += free
-            allies += free & (q != c) & is_ally(sp, c, q)
-        to_buy = max(0, (voters + 1) // 2 - 1 - bonus - allies)
-        return 3.0 - 1.5 * to_buy if to_buy <= 3 else 0.0
-    if venue == POACHING:  # a transfer: the rival loses what the candidate gains
-        target = strongest_rival(sp, c, n, True)
-        if target < 0:
-            return 0.0
-        return SWING * min(st[SEAT + target, S_VOTES], (st[SEAT + c, S_HAND_N] + bonus + 1) // 2)
-    return DEBATE_WORTH
+    target = st[0, G_THRESH]
+    if goal(sp, c) == W_VOTES:
+        target = st[character_row(sp, c), CH_WIN_AMT]
+    return max(1, target - total_votes(sp, c))
+
+
+@compiled
+def sweep_at_least(dice, m):
+    """P(the street sweep's best pair >= m) with 2 or 3 dice (exact, from the 36 or 216 throws)."""
+    if m <= 1:
+        return 1.0
+    if m >= 7:
+        return 0.0
+    if dice == 2:
+        return SWEEP_TAIL_2[m]
+    return SWEEP_TAIL_3[m]
+
+
+@compiled
+def bill_receiver(sp, c, own):
+    """WI-V-LEG-1 「玩家可自行決定如何將此3張選票分配給各玩家」: who gets the candidate's own share of a passed
+    bill: itself, unless the share cannot elect it but elects a believed ally (the one nearest the threshold)."""
+    st = state_at(sp)
+    if own >= votes_needed(sp, c) or st[SEAT + c, S_SIDE] < 0:
+        return c
+    best, best_need = c, own + 1
+    for q in range(st[0, G_N]):  # without branches (selects)
+        need = st[0, G_THRESH] - total_votes(sp, q)
+        better = (q != c) & (st[SEAT + q, S_JAILED] == 0) & (st[SEAT + q, S_HOSP] < 0) & is_ally(sp, c, q) & (
+            need < best_need)
+        best = q if better else best
+        best_need = need if better else best_need
+    return best
 
 
 @compiled
@@ -394,7 +509,7 @@ def will_debate(sp, q):
     st = state_at(sp)
     if st[SEAT + q, S_BOT] == BOT_RANDOM:
         return coin(sp)
-    return st[SEAT + q, S_HAND_N] >= 2
+    return (st[SEAT + q, S_HAND_N] >= 2) & (st[SEAT + q, S_HOSP] < 0)  # from hospital it cannot play an issue
 
 
 @compiled

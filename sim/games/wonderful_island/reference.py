@@ -18,6 +18,9 @@ from sim.games.wonderful_island.rules import WonderfulIslandRules
 CAMPS = ("blue", "green", "politician")
 BOTS = ("random", "partisan", "politician")
 VENUES = ("rally", "grassroots", "street_sweep", "legislature", "poaching", "tv_debate")
+# P(the street sweep's best pair >= m), m = 0..7, with 2 and 3 dice
+SWEEP_TAIL = {2: (1.0, 1.0, 25 / 36, 16 / 36, 9 / 36, 4 / 36, 1 / 36, 0.0),
+              3: (1.0, 1.0, 212 / 216, 175 / 216, 117 / 216, 59 / 216, 16 / 216, 0.0)}
 HOSTILE = ("subpoena", "hospital", "discard", "move_votes")
 WORTH = {"votes": 10, "iron": 14, "subpoena": 16, "clear_subpoena": 9, "hospital": 12, "draw": 8, "discard": 5,
          "move_votes": 12, "cancel": 11, "peek": 4, "support": 9, "none": 0}
@@ -47,7 +50,6 @@ class Player:
     subpoenas: int = 0
     jailed: bool = False
     hospital_since: int = -1  # campaign turn at which the hospital stay began; -1: not in hospital
-    paused: bool = False
     debater: bool = False
     hand: list[Card] = field(default_factory=list)
     meetings: list[dict] = field(default_factory=list)
@@ -57,6 +59,7 @@ class Player:
     won: bool = False
     played: set[int] = field(default_factory=set)
     ever_hospital: bool = False
+    stealers: set[int] = field(default_factory=set)  # seats whose character takes this camp's election
 
     @property
     def total(self) -> int:
@@ -124,10 +127,14 @@ class Game:
         return [q.seat for q in self.players if q.seat != p and not q.jailed and (not need_votes or q.votes > 0)]
 
     def is_ally(self, p: Player, q: int) -> bool:
-        return q == p.seat or (p.side >= 0 and p.belief[q] >= ALLY)
+        return q == p.seat or (p.side >= 0 and p.belief[q] >= ALLY and not self.suspect(p, q))
 
     def is_rival(self, p: Player, q: int) -> bool:
-        return q != p.seat and (p.side < 0 or p.belief[q] <= RIVAL)
+        return q != p.seat and (p.side < 0 or p.belief[q] <= RIVAL or self.suspect(p, q))
+
+    def suspect(self, p: Player, q: int) -> bool:
+        """q's character takes the election of p's camp and p has not learnt q's camp (WI-END-6)."""
+        return q in p.stealers and q not in p.known
 
     def goal(self, p: Player) -> str:
         return p.character["win"]["condition"] if p.bot == "politician" else ""
@@ -216,7 +223,7 @@ class Game:
         self.removed += p.votes
         p.votes = p.iron = 0
         p.hospital_since = -1
-        p.paused = p.debater = False
+        p.debater = False
         self.discard.extend(p.hand)
         p.hand = []
         self.meeting_pile.extend(p.meetings)
@@ -386,6 +393,10 @@ class Game:
         if self.goal(p) == "jailed" and prim == "subpoena":
             options = [q for q in self.players if q is not p and not q.jailed]
             return max(options, key=lambda q: (q.subpoenas * 1000 + q.total, -q.seat)) if options else None
+        if prim in ("subpoena", "hospital") and p.stealers:
+            suspects = [q for q in self.players if self.suspect(p, q.seat) and not q.jailed]
+            if suspects:
+                return max(suspects, key=lambda q: (q.subpoenas, -q.seat))
         if prim == "subpoena":
             for q in self.players:
                 if q is not p and not q.jailed and q.subpoenas == 2 and self.is_rival(p, q.seat):
@@ -453,7 +464,7 @@ class Game:
         return self.most_uncertain(p)
 
     def pick_venue(self, c: Player) -> str:
-        """WI-ROUND-3."""
+        """WI-ROUND-3: the venue of the best value for the candidate's side (policies.pick_venue)."""
         if c.bot == "random":
             return VENUES[self.rng.randrange(6)]
         goal = self.goal(c)
@@ -462,15 +473,40 @@ class Game:
         if goal == "iron":
             return "grassroots"
         bonus = sum(card.type == "support" for card in c.hand) // 2
-        value = {"rally": 3.0 + bonus, "grassroots": 1.15 * (2 + bonus),
-                 "street_sweep": 2.53 if bonus == 0 else 3.68}
+        need = self.votes_needed(c)
+        win, card = 12.0, 1.0
+        value = {}
+        gain = self.r.rally_votes + bonus
+        value["rally"] = win * (gain >= need) + gain
+        gain = min(self.r.grassroots_iron + bonus, self.iron_left)
+        value["grassroots"] = win * (gain >= need) + 1.5 * gain
+        dice = 2 if bonus == 0 else 3
+        value["street_sweep"] = win * SWEEP_TAIL[dice][min(need, 7)] + (91 / 36 if dice == 2 else 795 / 216)
         voters = sum(not q.jailed for q in self.players)
         allies = sum(not q.jailed and q is not c and self.is_ally(c, q.seat) for q in self.players)
         to_buy = max(0, (voters + 1) // 2 - 1 - bonus - allies)
-        value["legislature"] = 3.0 - 1.5 * to_buy if to_buy <= 3 else 0.0
+        own = self.r.legislature_votes - to_buy
+        ally_need = min((self.threshold - q.total for q in self.players if q is not c and not q.jailed
+                         and not q.in_hospital and self.is_ally(c, q.seat) and c.side >= 0), default=1 << 20)
+        value["legislature"] = (win * (own >= min(need, max(1, ally_need))) + own - to_buy
+                                if to_buy <= self.r.legislature_votes else 0.0)
         rival = self.strongest_rival(c, True)
-        value["poaching"] = 1.5 * min(rival.votes, (len(c.hand) + bonus + 1) // 2) if rival else 0.0
-        value["tv_debate"] = 2.0
+        if rival is None:
+            value["poaching"] = 0.0
+        else:
+            laid = len(c.hand) + bonus
+            taken = min(rival.votes, max(0, laid - (len(rival.hand) + 1) // 2))
+            value["poaching"] = win * (taken >= need) + 2.0 * taken - card * laid
+        others = [q for q in self.players if q is not c and not q.jailed]
+        willing = [q for q in others if len(q.hand) >= 2 and not q.in_hospital]
+        declined = len(others) - len(willing)
+        if not willing:
+            walk = self.r.debate_walkover_votes
+            value["tv_debate"] = win * (walk >= need) + walk + card * declined
+        else:
+            s = 0.55
+            side = sum((1 - s) + s * (2.0 if self.is_ally(c, q.seat) else -2.0) for q in willing)
+            value["tv_debate"] = win * (1 - s) ** len(willing) * (len(willing) >= need) + side + card * declined
         return max(VENUES, key=lambda v: (value[v], -VENUES.index(v)))
 
     # ------------------------------------------------------------------ setup
@@ -480,15 +516,16 @@ class Game:
         n = r.players
         order = list(range(len(self.characters)))
         rng.shuffle(order)
+        coins = [self.coin() for _ in range(n * (r.characters_dealt - 1))]  # characters before camps
         camps = [c for c, k in zip(CAMPS, r.camps(), strict=True) for _ in range(k)]
         rng.shuffle(camps)
         for p in range(n):
             bot = self.bots[camps[p]]
             dealt = order[p * r.characters_dealt:(p + 1) * r.characters_dealt]
             best = dealt[0]
-            for other in dealt[1:]:
+            for d, other in enumerate(dealt[1:]):
                 if bot == "random":
-                    best = other if self.coin() else best
+                    best = other if coins[p * (r.characters_dealt - 1) + d] else best
                 elif self.score(other) > self.score(best):
                     best = other
             self.players.append(Player(p, camps[p], bot, self.characters[best]))
@@ -498,6 +535,9 @@ class Game:
                 win = pl.character["win"]
                 side = CAMPS.index(win["camp"]) if pl.bot == "politician" and win["condition"] == "camp_elected" else -1
             pl.side = side
+            if pl.bot != "random" and pl.camp != "politician":
+                pl.stealers = {q.seat for q in self.players if q is not pl and q.character["win"]["condition"]
+                               == "camp_elected" and q.character["win"]["camp"] == pl.camp}
             pl.belief = [0] * n
             if side >= 0:
                 same = r.camps()[side] - (1 if CAMPS.index(pl.camp) == side else 0)
@@ -604,6 +644,10 @@ class Game:
                     if target is not None:
                         self.play_strategy(p, i, target)
                         played = True
+                elif card.timing == "reactive" and (p.bot == "random" or p.seat == self.candidate) and (
+                        self.reactive_wanted(p, card)):  # WI-TURN-3/6: the candidate has no step E
+                    self.play_strategy(p, i, self.players[self.candidate])
+                    played = True
                 i -= 1
             for j in range(len(p.meetings) - 1, -1, -1):
                 if self.turn_over():
@@ -638,7 +682,7 @@ class Game:
         n = self.r.players
         for j in range(1, n):
             p = self.players[(c.seat + j) % n]
-            if p.jailed or p.in_hospital or p.paused:
+            if p.jailed or p.in_hospital:
                 continue
             for i in range(len(p.hand) - 1, -1, -1):
                 if self.turn_over():
@@ -648,19 +692,21 @@ class Game:
                 card = p.hand[i]
                 if card.type != "strategy" or card.timing != "reactive":
                     continue
-                kind = card.effects[0]["target"]
-                if kind == "venue_support" and not self.slot_has("support"):
-                    continue
-                if kind == "venue_obstruction" and not self.slot_has("obstruction"):
-                    continue
-                if p.bot == "random":
-                    wanted = self.coin()
-                elif kind == "venue_obstruction":
-                    wanted = self.is_ally(p, c.seat)
-                else:
-                    wanted = self.is_rival(p, c.seat)
-                if wanted:
+                if self.reactive_wanted(p, card):
                     self.play_strategy(p, i, c)
+
+    def reactive_wanted(self, p: Player, card: Card) -> bool:
+        """WI-TURN-6: whether p plays a reactive card against (or for) the candidate now."""
+        kind = card.effects[0]["target"]
+        if kind == "venue_support" and not self.slot_has("support"):
+            return False
+        if kind == "venue_obstruction" and not self.slot_has("obstruction"):
+            return False
+        if p.bot == "random":
+            return self.coin()
+        if kind == "venue_obstruction":
+            return self.is_ally(p, self.candidate)
+        return self.is_rival(p, self.candidate)
 
     # ------------------------------------------------------------------ venues
     def sweep(self, c: Player, bonus: int) -> int:
@@ -706,8 +752,24 @@ class Game:
                 else:
                     self.gain(q, 1)
             own = kept
+        receiver = self.bill_receiver(c, own) if c.bot != "random" else c
+        if receiver is not c:
+            self.gain(receiver, own)
+            return 0
         self.change(c, own)
         return own
+
+    def bill_receiver(self, c: Player, own: int) -> Player:
+        """WI-V-LEG-1: the candidate's share goes to a believed ally it elects when it cannot elect the candidate."""
+        if own >= self.votes_needed(c) or c.side < 0:
+            return c
+        allies = [q for q in self.players if q is not c and not q.jailed and not q.in_hospital
+                  and self.is_ally(c, q.seat) and self.threshold - q.total <= own]
+        return min(allies, key=lambda q: (self.threshold - q.total, q.seat)) if allies else c
+
+    def votes_needed(self, c: Player) -> int:
+        goal = c.character["win"]["amount"] if self.goal(c) == "votes" else self.threshold
+        return max(1, goal - c.total)
 
     def poaching(self, c: Player, bonus: int) -> int:
         """WI-V-POACH-1..4."""
@@ -722,13 +784,13 @@ class Game:
         if target is None:
             return 0
         laid = {"support": 0, "obstruction": 0, "strategy": 0}
-        for i in range(len(c.hand) - 1, -1, -1):
+        for i in range(len(c.hand) - 1, -1, -1) if not c.in_hospital else ():  # WI-HOSP-3
             if c.bot != "random" or self.coin():
                 card = self.take(c, i)
                 laid[card.type] += 1
                 self.discard.append(card)
         matched = 0
-        if self.coin() if target.bot == "random" else not self.is_ally(target, c.seat):
+        if not target.in_hospital and (self.coin() if target.bot == "random" else not self.is_ally(target, c.seat)):
             for kind in ("support", "obstruction", "strategy"):
                 need = laid[kind]
                 i = len(target.hand) - 1
@@ -747,7 +809,7 @@ class Game:
         if not any(q.debater for q in self.players):
             return 0
         issue: list[Card] = []
-        if c.hand:
+        if c.hand and not c.in_hospital:  # WI-HOSP-3
             first = self.issue_choice(c)
             if first >= 0:
                 issue.append(self.take(c, first))
@@ -767,7 +829,7 @@ class Game:
                 case, count = "kind", len(issue)
             else:
                 case, count = "any", d0 if combined else math.ceil(d0 / 2)
-            picks = self.meet_issue(q, case, count, issue)
+            picks = None if q.in_hospital else self.meet_issue(q, case, count, issue)
             wants = self.coin() if q.bot == "random" else not (
                 self.is_ally(q, c.seat) and q.side >= 0 and c.total + self.delta + 1 >= self.threshold)
             if picks is not None and wants:
@@ -850,12 +912,12 @@ class Game:
     def can_declare(self, p: Player) -> bool:
         return not p.jailed and not p.in_hospital
 
-    def goal_met(self, p: Player) -> bool:
-        """WI-END-3, WI-JAIL-4."""
+    def goal_met(self, p: Player, counting: bool = False) -> bool:
+        """WI-END-3, WI-JAIL-4; hospital bars declaring, not the forced count (WI-END-4 A)."""
         win = p.character["win"]
         if win["condition"] == "jailed":
-            return sum(q.jailed for q in self.players) >= win["amount"] and (p.jailed or not p.in_hospital)
-        if not self.can_declare(p):
+            return sum(q.jailed for q in self.players) >= win["amount"] and (p.jailed or counting or not p.in_hospital)
+        if p.jailed or (p.in_hospital and not counting):
             return False
         if win["condition"] == "votes":
             return p.total >= win["amount"]
@@ -909,7 +971,7 @@ class Game:
 
     def forced_count(self) -> None:
         """WI-END-4."""
-        winners = [p for p in self.players if p.camp == "politician" and self.goal_met(p)]
+        winners = [p for p in self.players if p.camp == "politician" and self.goal_met(p, counting=True)]
         if not winners:
             best_bg = max((p.total for p in self.players if p.camp != "politician"), default=-1)
             best_pol = max((p.total for p in self.players if p.camp == "politician" and not p.jailed), default=-1)
@@ -934,21 +996,22 @@ class Game:
         self.slots = []
         self.venue = self.pick_venue(c)
         unwilling = 0
-        if self.venue == "tv_debate":
+        if self.venue == "tv_debate":  # WI-V-DEBATE-1: all out of jail asked; decliners turned over
             for j in range(1, n):
                 q = self.players[(c.seat + j) % n]
-                if q.jailed or q.in_hospital:
+                if q.jailed:
                     continue
-                if self.coin() if q.bot == "random" else len(q.hand) >= 2:
+                if self.coin() if q.bot == "random" else (len(q.hand) >= 2 and not q.in_hospital):
                     q.debater = True
                 else:
-                    q.paused = True
+                    if not q.in_hospital:
+                        q.hospital_since = self.turn - 1
                     unwilling += 1
         for j in range(1, n + 1):
             p = self.players[(c.seat + j) % n]
             if self.turn_over():
                 break
-            if p.jailed or p.paused or p.in_hospital:
+            if p.jailed or p.in_hospital:
                 continue
             self.action_turn(p, unwilling if p is c and self.venue == "tv_debate" else 0)
             self.check_endings()
@@ -959,7 +1022,7 @@ class Game:
         self.discard.extend(card for card, _ in self.slots if card is not None)
         self.slots = []
         for q in self.players:
-            q.paused = q.debater = False
+            q.debater = False
             if q is not c and 0 <= q.hospital_since < self.turn:
                 q.hospital_since = -1
         self.check_endings()

@@ -68,11 +68,16 @@ END_NAMES = ("none", "threshold", "politician", "forced", "last_out")
 (G_N, G_POOL, G_IRON_LEFT, G_REMOVED, G_DECK_N, G_DISC_N, G_MDECK_N, G_SLOT_N, G_THRESH, G_ROUND, G_TURN,
  G_CAND, G_VENUE, G_SETTLING, G_DELTA, G_EXTRA_SUP, G_ENDED, G_END_REASON, G_LOG_N, G_JAILS, G_HOSPS,
  G_THRESH_RAISED, G_VENUE_GAIN, G_SUPPORT, G_MEET_USED, G_IRON_GONE) = range(26)
-G_SIZE = 26
+# what a forced decision saw (engine.play_forced_batch): the candidate + 1 (0: no forced decision reached),
+# its support cards in hand, the bot's own venue; jailings and hospital stays spared so far
+G_FORCED_CAND, G_FORCED_SUPPORT, G_FORCED_OWN, G_SPARED_JAILS, G_SPARED_HOSPS = range(26, 31)
+G_SIZE = 31
 
 # seat columns
-(S_CAMP, S_CHAR, S_VOTES, S_IRON, S_SUBP, S_JAILED, S_HOSP, S_PAUSED, S_HAND_N, S_MEET_N, S_PLAYED, S_WON,
- S_BOT, S_SIDE, S_DEBATER, S_KNOWN, S_HOSP_EVER) = range(17)
+(S_CAMP, S_CHAR, S_VOTES, S_IRON, S_SUBP, S_JAILED, S_HOSP, S_HAND_N, S_MEET_N, S_PLAYED, S_WON,
+ S_BOT, S_SIDE, S_DEBATER, S_KNOWN, S_HOSP_EVER, S_STEALERS) = range(17)
+# S_STEALERS: bit q set when q's (face-up) character is a politician's who takes the election of this
+# blue/green player's camp (WI-END-6): a camp-stealer if q is a politician, which the partisan bot counters
 S_BELIEF = 17  # S_BELIEF + q: per-mille belief that q is on this player's side
 S_SIZE = S_BELIEF + MAX_PLAYERS
 
@@ -88,7 +93,11 @@ PILE_DECK, PILE_DISC, PILE_MDECK, PILE_SLOT_CARD, PILE_SLOT_OWNER = range(5)
 # hostile effect (the ones a response card may cancel)
 R_SLOT_KINDS, R_ACTION_KINDS, R_REACTIVE_KINDS, R_RESPONSE_KINDS, R_HOSTILE_KINDS = range(28, 33)
 R_LOG0, R_LOG_END = 33, 34  # the trace log rows of ``st``: the first (after the table rows) and the end
-R_SIZE = 35
+# forced decisions for paired counterfactuals (engine.play_forced_batch sets them per game; an ordinary run
+# never does): the campaign turn whose venue is forced and the venue, a seat and the character it is
+# given, how many jailings and hospital stays (the first ones) are spared
+R_FORCE_TURN, R_FORCE_VENUE, R_FORCE_SEAT, R_FORCE_CHAR, R_SPARE_JAIL, R_SPARE_HOSP = range(35, 41)
+R_SIZE = 41
 T_WIDTH = R_SIZE  # the widest row of T (the catalogue's rows are narrower)
 CARD0 = 1  # first card row of T
 
