@@ -4,8 +4,9 @@ At each campaign turn of a seat whose role plays ``search``, the candidate's ven
 chosen by sampling. ``rollouts`` times, the part of the game the seat cannot see is drawn anew,
 consistently with what it may know (``determinise``); from that one sample and one random stream,
 each of the six venues is played to the end of the game by the scripted bots (``rollout``, the
-game's own compiled rules). The venue whose rollouts the seat's side won most often is taken; on a
-tie the seat's scripted pick stands. Every other choice of the seat (cards, targets, votes) is its
+game's own compiled rules). The venue whose rollouts the seat's side won most often is taken (its
+camp's election for blue and green, its own win for a politician: S_WON of the seat); on a tie the
+seat's scripted pick stands. Every other choice of the seat (cards, targets, votes) is its
 role's default scripted bot's.
 
 What the seat may know and keeps: its own camp, character, hand, meeting cards and beliefs, the
@@ -75,7 +76,7 @@ from sim.games.wonderful_island.state import (
 )
 
 SEARCH_BOT = SearchBot(options=(
-    ("rollouts", 8, "hidden-state samples per venue choice; each plays all six venues to the end"),
+    ("rollouts", 16, "hidden-state samples per venue choice; each plays all six venues to the end"),
 ))
 E_SEARCH = np.int64(90)  # trace event: (seat * 8 + venue, rollouts won, rollouts)
 KINDS = 64  # card and meeting kinds are below 63 (catalogue.MAX_CARD_KINDS)
