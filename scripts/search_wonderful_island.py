@@ -4,11 +4,14 @@ camp's win rate by player count with search (the odd/even question). Paired on t
 
     python scripts/search_wonderful_island.py strength [--games 10000] [--players 6] [--jobs 2]
     python scripts/search_wonderful_island.py oddeven [--games 4000] [--jobs 2]
+    python scripts/search_wonderful_island.py perpolitician [--games 2000] [--jobs 2]
 
 ``strength``: per camp, its win rate with the camp's role playing ``search`` (default budget) and
 with the default scripted bot, the paired difference with its 95 % interval, p and Holm's adjusted p
 over the three camps; then everyone searching. ``oddeven``: the politician camp's win rate at 3-8
 players with the scripted bots, with politician=search and with blue and green searching.
+``perpolitician``: each politician's own win rate (player-games) at 3-8 players, scripted (10 x the
+games) and with politician=search.
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ import time
 
 from statsmodels.stats.multitest import multipletests
 
+from sim.core import stats
+from sim.core.runner import simulate
 from sim.core.scenario import load_scenario
 from sim.games.wonderful_island import GAME
 from sim.workflow.paired import paired_runs
@@ -79,13 +84,28 @@ def oddeven(games: int, jobs: int, chunk: int, budget: str) -> list[str]:
     return out
 
 
+def perpolitician(games: int, jobs: int, chunk: int, budget: str) -> list[str]:
+    search = "search" + (f":{budget}" if budget else "")
+    out = ["win rate of each politician (player-games), seed 14", "",
+           "| players | politicians | scripted | politician=search |", "|---|---|---|---|"]
+    for players in GAME.player_counts:
+        cells = []
+        for chosen, n in (({}, 10 * games), ({"politician": search}, games)):
+            tallies = simulate(GAME, "base", n, 14, jobs, chosen, players=players, chunk_size=chunk,
+                               progress=False).summary.tallies
+            cells.append(_rate(stats.rate(int(tallies["camp_w"][2]), int(tallies["camp_n"][2]))))
+        rules = load_scenario(GAME.name, GAME.rules_model, "base", [f"players={players}"]).rules
+        out.append(f"| {players} | {rules.camps()[2]} | " + " | ".join(cells) + " |")
+    return out
+
+
 def _rate(e) -> str:
     return f"{100 * e.value:.1f} % [{100 * e.lo:.1f}, {100 * e.hi:.1f}] (n={e.n})"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("what", choices=("strength", "oddeven"))
+    parser.add_argument("what", choices=("strength", "oddeven", "perpolitician"))
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--players", type=int, default=6)
     parser.add_argument("--jobs", type=int, default=2)
@@ -94,8 +114,10 @@ def main() -> None:
     args = parser.parse_args()
     if args.what == "strength":
         lines = strength(args.games, args.players, args.jobs, args.chunk, args.budget)
-    else:
+    elif args.what == "oddeven":
         lines = oddeven(args.games, args.jobs, args.chunk, args.budget)
+    else:
+        lines = perpolitician(args.games, args.jobs, args.chunk, args.budget)
     print("\n".join(lines))
 
 
