@@ -1,7 +1,7 @@
 """The Wonderful Island (美麗島風雲): hidden camps campaigning across six venues, 3–8 players."""
 
 from sim.core.game import GameSpec
-from sim.games.wonderful_island import analysis
+from sim.games.wonderful_island import analysis, search
 from sim.games.wonderful_island.rules import PLAYER_COUNTS, WonderfulIslandRules
 
 
@@ -20,13 +20,14 @@ GAME = GameSpec(
     roles=analysis.ROLES,
     bots={"blue": ("random", "partisan"), "green": ("random", "partisan"),
           "politician": ("random", "partisan", "politician")},
-    play=analysis.play,
+    play=search.play,
     metrics=analysis.metrics,
     per_game=analysis.per_game,
     tally=analysis.tally,
     tables=analysis.tables,
-    trace=analysis.trace,
+    trace=search.trace,
     description="Blue, green and politician camps campaign at six venues with 123 effect cards, 35 characters "
                 "and 24 meeting cards (assumed catalogue); elections, politicians' goals, jail and the forced count.",
     extras={"report_figures": analysis.report_figures, "register_cli": _register_cli},
+    search=search.SEARCH_BOT,
 )

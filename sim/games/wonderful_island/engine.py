@@ -1507,15 +1507,17 @@ def camp_stealers(sp, p, camp):
 
 
 @compiled
-def campaign_turn(sp, c, vstats):
+def campaign_turn(sp, c, vstats, venue=-1):
     """WI-ROUND-3/4: venue, action turns from the candidate's right (candidate last), reactive
-    cards, settlement; then the venue is cleared and hospital stays may end (WI-HOSP-2)."""
+    cards, settlement; then the venue is cleared and hospital stays may end (WI-HOSP-2). A venue
+    given (>= 0) replaces the bot's pick: the search bot's choice (search.py)."""
     st = state_at(sp)
     n = st[0, G_N]
     st[0, G_TURN] += 1
     st[0, G_CAND] = c
     st[0, G_SLOT_N] = 0
-    venue = pol.pick_venue(sp, c)
+    if venue < 0:
+        venue = pol.pick_venue(sp, c)
     if st[0, G_TURN] == st[TB, R_FORCE_TURN]:  # a forced decision (play_forced_batch); R_FORCE_TURN is 0 otherwise
         venue = force_venue(sp, c, venue)
     st[0, G_VENUE] = venue
