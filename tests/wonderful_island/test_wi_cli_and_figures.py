@@ -44,3 +44,16 @@ def test_sim_wi_values_prints_paired_tables_and_rejects_bad_input():
     assert "street_sweep" in out and "legislature" in out and "first jail spared" in out
     bad = subprocess.run([sys.executable, "-m", "sim", "wi-values", "colours"], capture_output=True, text=True)
     assert bad.returncode == 2 and "expected one of venues" in bad.stderr
+
+
+def test_venue_ranks_for_sim_robust_leave_out_the_iron_vote_venue():
+    """sim robust's venue rankings: per support-card bucket, the venues whose gain is in ordinary votes."""
+    from sim.core.runner import simulate
+    from sim.games.wonderful_island.analysis import SUPPORT_BUCKETS, VENUE_NAMES, venue_ranks
+
+    result = simulate("wonderful-island", "base", 300, seed=5, jobs=1)
+    ranks = venue_ranks(result.scenario.rules, result.summary)
+    assert len(ranks) == len(SUPPORT_BUCKETS)
+    for frame in ranks.values():
+        assert frame.columns == ["item", "value", "lo", "hi", "n"]
+        assert frame.height == 5 and not any(VENUE_NAMES[1] in item for item in frame["item"])

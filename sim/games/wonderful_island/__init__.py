@@ -28,6 +28,7 @@ GAME = GameSpec(
     trace=search.trace,
     description="Blue, green and politician camps campaign at six venues with 123 effect cards, 35 characters "
                 "and 24 meeting cards (assumed catalogue); elections, politicians' goals, jail and the forced count.",
-    extras={"report_figures": analysis.report_figures, "register_cli": _register_cli},
+    extras={"report_figures": analysis.report_figures, "register_cli": _register_cli,
+            "robust_ranks": analysis.venue_ranks},
     search=search.SEARCH_BOT,
 )

@@ -142,6 +142,9 @@ def tally(rules: WonderfulIslandRules, chunk: Chunk) -> dict[str, np.ndarray]:
             "pol_cond_w": cond_w.ravel()}
 
 
+VENUE_GAINS = "venue gains (candidate's own gain per campaign; a venue's worth: sim wi-values)"
+
+
 def tables(rules: WonderfulIslandRules, summary) -> dict[str, pl.DataFrame]:
     t = summary.tallies
     n_games = summary.n_games
@@ -171,7 +174,17 @@ def tables(rules: WonderfulIslandRules, summary) -> dict[str, pl.DataFrame]:
     end_rows = [{"end": END_NAMES[i], **_rate_cols(int(ends[i]), n_games)} for i in range(1, len(END_NAMES))]
     return {"camp win rates": pl.DataFrame(camp_rows), "how games end": pl.DataFrame(end_rows),
             "politician win rate per seat and per win condition": pl.DataFrame(pol_rows),
-            "venue gains (candidate's own gain per campaign; a venue's worth: sim wi-values)": pl.DataFrame(venue_rows)}
+            VENUE_GAINS: pl.DataFrame(venue_rows)}
+
+
+def venue_ranks(rules: WonderfulIslandRules, summary) -> dict[str, pl.DataFrame]:
+    """``sim robust``'s venue rankings: the venues ranked by the candidate's gain in ordinary votes, within
+    each support-card bucket (the iron-vote venue is left out: its gain is in another unit)."""
+    venues = tables(rules, summary)[VENUE_GAINS].filter(pl.col("unit") == "votes")
+    return {f"venue gain (votes), {label} support cards":
+            venues.filter(pl.col("support_cards") == label).select(pl.col("venue").alias("item"), "value", "lo",
+                                                                   "hi", "n")
+            for label in SUPPORT_BUCKETS}
 
 
 def _rate_cols(k: int, n: int) -> dict:
