@@ -193,8 +193,8 @@ from sim.games.wonderful_island.state import (
     S_PLAYED,
     S_SIDE,
     S_SIZE,
-    S_STEALERS,
     S_SUBP,
+    S_SUSPECTS,
     S_VOTES,
     S_WON,
     SEAT,
@@ -493,6 +493,7 @@ def learn_camp(sp, o, q):
     """o sees q's camp card (a peek or a meeting's answer)."""
     st = state_at(sp)
     st[SEAT + o, S_KNOWN] |= np.int64(1) << np.int64(q)
+    st[SEAT + o, S_SUSPECTS] &= ~(np.int64(1) << np.int64(q))
     if st[SEAT + o, S_SIDE] >= 0:
         st[SEAT + o, S_BELIEF + q] = 1000 if st[SEAT + q, S_CAMP] == st[SEAT + o, S_SIDE] else 0
 
@@ -727,6 +728,7 @@ def pass_meeting(sp, s, j, q):
     if side >= 0 and not (st[SEAT + s, S_KNOWN] >> q) & 1:
         if asked == side or yes:
             st[SEAT + s, S_KNOWN] |= np.int64(1) << np.int64(q)
+            st[SEAT + s, S_SUSPECTS] &= ~(np.int64(1) << np.int64(q))
             st[SEAT + s, S_BELIEF + q] = 1000 if yes and asked == side else 0
         else:
             others = st[TB, R_BLUE + asked] - (1 if st[SEAT + s, S_CAMP] == asked else 0)
@@ -1414,7 +1416,7 @@ def setup(sp, deck0, mdeck0, bots):
             side = st[character, CH_WIN_AMT] if st[SEAT + p, S_BOT] == BOT_POLITICIAN and st[character, CH_WIN] == W_CAMP else -1
         st[SEAT + p, S_SIDE] = side
         if st[SEAT + p, S_BOT] != BOT_RANDOM and camps[p] != POLITICIAN:
-            st[SEAT + p, S_STEALERS] = camp_stealers(sp, p, camps[p])
+            st[SEAT + p, S_SUSPECTS] = camp_stealers(sp, p, camps[p])  # nobody's camp is known yet
         if side >= 0:
             same = st[TB, R_BLUE + side] - (1 if camps[p] == side else 0)
             for q in range(n):

@@ -53,8 +53,8 @@ from sim.games.wonderful_island.state import (
     S_JAILED,
     S_KNOWN,
     S_SIDE,
-    S_STEALERS,
     S_SUBP,
+    S_SUSPECTS,
     S_VOTES,
     SEAT,
     STREET_SWEEP,
@@ -113,7 +113,7 @@ def suspect(sp, p, q):
     """1 when q holds a character that would take the election of p's camp (WI-END-6) and p has not learnt q's
     camp: q may be the politician who wins if p's camp is elected."""
     st = state_at(sp)
-    return ((st[SEAT + p, S_STEALERS] & ~st[SEAT + p, S_KNOWN]) >> q) & 1
+    return (st[SEAT + p, S_SUSPECTS] >> q) & 1
 
 
 @compiled
@@ -223,7 +223,7 @@ def hostile_target(sp, p, prim):
         return random_other(sp, p, n, prim == P_MOVE)
     if goal(sp, p) == W_JAILED and prim == P_SUBPOENA:
         return nearest_to_jail(sp, p, n)
-    if (prim == P_SUBPOENA or prim == P_HOSPITAL) and st[SEAT + p, S_STEALERS] != 0:
+    if (prim == P_SUBPOENA or prim == P_HOSPITAL) and st[SEAT + p, S_SUSPECTS] != 0:
         stealer = suspected_stealer(sp, p, n)  # a camp-stealer in jail or hospital cannot take the election
         if stealer >= 0:
             return stealer
@@ -404,26 +404,29 @@ def pick_venue(sp, c):
     n = st[0, G_N]
     bonus = support_in_hand(sp, c) // 2
     need = votes_needed(sp, c)
-    # one pass over the other players: what the six values read
+    # one pass over the other players: what the six values read. Without branches (selects): every player
+    # is read, one in jail or the candidate adds nothing; friend and foe are is_ally and is_rival written out
     voters, allies, debaters, declined, rival, rival_votes = 1, 0, 0, 0, -1, 0
     side_gain, ally_need = 0.0, 1 << 20
     has_side = st[SEAT + c, S_SIDE] >= 0
+    suspects = st[SEAT + c, S_SUSPECTS]
     for q in range(n):
-        if q == c or st[SEAT + q, S_JAILED] != 0:
-            continue
-        voters += 1
-        friend = is_ally(sp, c, q)
-        allies += friend
+        counted = (q != c) & (st[SEAT + q, S_JAILED] == 0)
+        belief, suspected = st[SEAT + c, S_BELIEF + q], (suspects >> q) & 1
+        friend = counted & has_side & (belief >= ALLY) & (suspected == 0)  # is_ally(sp, c, q)
+        foe = counted & ((not has_side) | (belief <= RIVAL) | (suspected != 0))  # is_rival(sp, c, q)
         free = st[SEAT + q, S_HOSP] < 0
-        if friend and has_side and free:
-            ally_need = min(ally_need, st[0, G_THRESH] - total_votes(sp, q))
-        willing = free and st[SEAT + q, S_HAND_N] >= 2  # who would debate (will_debate)
+        willing = counted & free & (st[SEAT + q, S_HAND_N] >= 2)  # who would debate (will_debate)
+        voters += counted
+        allies += friend
         debaters += willing
-        declined += not willing
-        if willing:
-            side_gain += (1.0 - DEBATE_SUCCESS) + DEBATE_SUCCESS * (2.0 if friend else -2.0)
-        if st[SEAT + q, S_VOTES] > rival_votes and is_rival(sp, c, q):  # strongest_rival(need_votes)
-            rival, rival_votes = q, st[SEAT + q, S_VOTES]
+        declined += counted & (not willing)
+        need_q = st[0, G_THRESH] - total_votes(sp, q)
+        ally_need = min(ally_need, need_q) if friend & free else ally_need
+        side_gain += ((1.0 - DEBATE_SUCCESS) + DEBATE_SUCCESS * (2.0 if friend else -2.0)) if willing else 0.0
+        stronger = foe & (st[SEAT + q, S_VOTES] > rival_votes)  # strongest_rival(need_votes)
+        rival = q if stronger else rival
+        rival_votes = st[SEAT + q, S_VOTES] if stronger else rival_votes
     # WI-V-RALLY-1/2
     gain = st[TB, R_RALLY] + bonus
     best, best_value = RALLY, WIN_WORTH * (gain >= need) + gain

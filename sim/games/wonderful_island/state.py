@@ -75,9 +75,10 @@ G_SIZE = 31
 
 # seat columns
 (S_CAMP, S_CHAR, S_VOTES, S_IRON, S_SUBP, S_JAILED, S_HOSP, S_HAND_N, S_MEET_N, S_PLAYED, S_WON,
- S_BOT, S_SIDE, S_DEBATER, S_KNOWN, S_HOSP_EVER, S_STEALERS) = range(17)
-# S_STEALERS: bit q set when q's (face-up) character is a politician's who takes the election of this
-# blue/green player's camp (WI-END-6): a camp-stealer if q is a politician, which the partisan bot counters
+ S_BOT, S_SIDE, S_DEBATER, S_KNOWN, S_HOSP_EVER, S_SUSPECTS) = range(17)
+# S_SUSPECTS: bit q set when q's (face-up) character is a politician's who takes the election of this
+# blue/green player's camp (WI-END-6) and this player has not learnt q's camp (S_KNOWN): q may be a
+# camp-stealer, which the partisan bot counters. Set at setup, a bit cleared when the camp is learnt.
 S_BELIEF = 17  # S_BELIEF + q: per-mille belief that q is on this player's side
 S_SIZE = S_BELIEF + MAX_PLAYERS
 
