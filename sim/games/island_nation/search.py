@@ -30,7 +30,8 @@ Determinism: the search draws only from its own stream, fixed by (seed, game ind
 number) with ``sim.core.rng``'s mixing, never from the game's stream.
 
 This module is imported, and compiled, only when some role plays search (``engine.play_rows``); the
-rollouts run the engine's scripted turns, which have no search branch, so nothing here calls itself.
+rollouts run the engine's turn parts with scripted bots only (no search branch), so nothing here calls
+itself.
 """
 
 from __future__ import annotations
