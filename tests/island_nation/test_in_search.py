@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from in_helpers import make_state, words
 
+from sim.core.rng import seed_stream
 from sim.core.runner import simulate
 from sim.core.scenario import load_scenario
 from sim.games.island_nation import GAME
@@ -15,6 +16,8 @@ from sim.games.island_nation.engine import play_rows
 from sim.games.island_nation.policies import HUNTER
 from sim.games.island_nation.search import (
     STOP,
+    _play_rounds,
+    _setup,
     _state,
     artillery_search,
     frogman_search,
@@ -24,8 +27,12 @@ from sim.games.island_nation.search import (
 from sim.games.island_nation.state import (
     DECK_N,
     DECK_TOP,
+    END_ROUND,
+    FHP,
     FPOS,
     MINE_AT,
+    REASON,
+    WINNER,
     artillery_mask,
 )
 from sim.games.island_nation.tables import params_for, tables_for
@@ -62,6 +69,29 @@ def test_search_entry_with_scripted_bots_plays_the_engines_games(scenario):
     assert density.tolist() == points["density"].tolist()
     assert captures.tolist() == points["captures"].tolist()
     assert decisions.tolist() == [0] * 400
+
+
+def test_rollouts_scripted_rounds_play_the_engines_games():
+    """The rollouts' rounds (the engine's turn parts called in the engine's order, ``search._play_rounds``)
+    played from the setup with the strongest bots give exactly the engine's games: winner, reason, end
+    round, HP, every round's public-set size, and the rounds ended on each point."""
+    rules = base_rules()
+    board = board_for(rules)
+    T, P = tables_for(board, rules.shot_range), params_for(rules)
+    scripted = GAME.policy_array(rules, {"frogman": "ghost", "artillery": "hunter"})
+    games, points, _ = play_rows(rules, board, scripted, 11, 0, 300)
+    cx = search_context(scripted, seed=11)
+    st, _ = _state()
+    quiet = np.zeros((0, 6), dtype=np.int64)
+    rows = []
+    for i in range(300):
+        seed_stream(st.rng, np.int64(11), np.int64(i))
+        _setup(T, P, st, cx, quiet)
+        _play_rounds(T, P, st, cx, quiet, np.int64(1))
+        rows.append([st.g[WINNER], st.g[REASON], st.g[END_ROUND], st.g[FHP], *st.sizes[:10]])
+    columns = ["winner", "end_reason", "end_round", "frogman_hp", *(f"set_r{r}" for r in range(1, 11))]
+    assert np.array(rows).tolist() == np.stack([games[c] for c in columns], axis=1).tolist()
+    assert cx.density[:T.n].tolist() == points["density"].tolist()
 
 
 def test_search_runs_add_a_search_decisions_column():

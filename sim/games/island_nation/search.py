@@ -30,7 +30,8 @@ Determinism: the search draws only from its own stream, fixed by (seed, game ind
 number) with ``sim.core.rng``'s mixing, never from the game's stream.
 
 This module is imported, and compiled, only when some role plays search (``engine.play_rows``); the
-rollouts run the engine's scripted turns, which have no search branch, so nothing here calls itself.
+rollouts run the engine's turn parts with scripted bots only (no search branch), so nothing here calls
+itself.
 """
 
 from __future__ import annotations
@@ -47,17 +48,12 @@ from sim.games.island_nation.engine import (
     _finish,
     _log,
     _shuffle,
-    artillery_acts,
     artillery_closes,
     artillery_does,
     artillery_opens,
-    artillery_turn,
-    artillery_turns,
     frogman_closes,
     frogman_opens,
     frogman_steps,
-    frogman_walks,
-    play_rounds,
     round_ends,
     setup,
     write_row,
@@ -228,12 +224,12 @@ def _deal_abilities(P, rs, cx, rng):
 def sample_world(P, rs, cx, side, rng):
     """Redraw in the copy ``rs`` what a seat of ``side`` cannot see (the module's docstring)."""
     if side == ARTILLERY:
-        _deal_unseen(P, rs, cx, rng, 0, 0)
+        _deal_unseen(P, rs, cx, rng, np.int64(0), np.int64(0))
         rs.g[FPOS] = _any_point(rng, rs.bel[0], rs.bel[1])
         if rs.g[MINE_AT] >= 0:
             rs.g[MINE_AT] = _any_point(rng, cx.mine_zone[0], cx.mine_zone[1])
     else:
-        _deal_unseen(P, rs, cx, rng, 1, P.n_art)
+        _deal_unseen(P, rs, cx, rng, np.int64(1), P.n_art)
         if P.n_abilities > 0:
             _deal_abilities(P, rs, cx, rng)
 
@@ -262,31 +258,178 @@ def _note_shown(P, st, cx, k):
         cx.shown[k] = 1
 
 
-# ---------------------------------------------------------------- rollouts (scripted turns only)
+# ---------------------------------------------------------------- the engine's turn parts, compiled once
+
+# The engine inlines its turn parts and the bots' choices into its one game function. The search needs
+# them at many places (its own game loop, the decisions, both kinds of rollout); inlined at each they
+# compiled for about 7 minutes. Here each part is one compiled function that the search calls: the same
+# code and the same draws, compiled once. Throughout this module a constant argument is passed typed
+# (``np.int64(0)``, ``np.bool_(False)``, not ``0`` or ``False``, also as a variable's first value): numba
+# compiles a function called with a literal again for that literal.
+
+@njit(**JIT)
+def _setup(T, P, st, cx, log):
+    """``engine.setup`` with the bots of ``cx.bots``, on the state's own stream."""
+    setup(T, P, st, cx.bots, st.rng, log)
+
+
+@njit(**JIT)
+def _frogman_opens(T, P, st, bot, log):
+    """``engine.frogman_opens`` on the state's own stream."""
+    return frogman_opens(T, P, st, bot, st.rng, log)
+
+
+@njit(**JIT)
+def _frogman_step(bot, T, P, st, spent, ap, hidden, m0, m1):
+    """``policies.frogman_step`` on the state's own stream."""
+    return frogman_step(bot, T, P, st, st.rng, spent, ap, hidden, m0, m1)
+
+
+@njit(**JIT)
+def _frogman_steps(T, P, st, log, d, hidden, n_path, m0, m1):
+    """``engine.frogman_steps``."""
+    return frogman_steps(T, P, st, log, d, hidden, n_path, m0, m1)
+
+
+@njit(**JIT)
+def _frogman_closes(T, P, st, bot, log, start, hidden, ap, spent, shots, draws, n_path, m0, m1):
+    """``engine.frogman_closes`` on the state's own stream."""
+    frogman_closes(T, P, st, bot, st.rng, log, start, hidden, ap, spent, shots, draws, n_path, m0, m1)
+
+
+@njit(**JIT)
+def _artillery_opens(T, P, st, bot, k, log):
+    """``engine.artillery_opens`` on the state's own stream."""
+    return artillery_opens(T, P, st, bot, k, st.rng, log)
+
+
+@njit(**JIT)
+def _artillery_action(bot, T, P, k, st, spent, ap, shot, can_draw):
+    """``policies.artillery_action`` on the state's own stream."""
+    return artillery_action(bot, T, P, k, st, st.rng, spent, ap, shot, can_draw)
+
+
+@njit(**JIT)
+def _artillery_does(T, P, st, log, k, action, d, spent):
+    """``engine.artillery_does``."""
+    return artillery_does(T, P, st, log, k, action, d, spent)
+
+
+@njit(**JIT)
+def _artillery_closes(T, P, st, log, k):
+    """``engine.artillery_closes``."""
+    artillery_closes(T, P, st, log, k)
+
+
+# ---------------------------------------------------------------- scripted turns (the rollouts)
+
+# The engine's scripted turns and rounds in the engine's order of play (IN-TURN-1..3), made of the parts
+# above: ``engine.frogman_walks``, ``artillery_acts``, ``artillery_turn``, ``artillery_turns``,
+# ``frogman_turn`` and ``play_rounds``. A rollout plays them with the strongest bots (``cx.rollout_bots``)
+# and keeps its round ends in ``cx.density``.
+
+@njit(**JIT)
+def _frogman_walks(T, P, st, bot, log, hidden, ap, spent, n_path, m0, m1):
+    """``engine.frogman_walks``: the bot's road steps until it stops or the action points run out
+    (IN-MOVE-1..4). Returns (spent, n_path)."""
+    while spent < ap:
+        d = _frogman_step(bot, T, P, st, spent, ap, hidden, m0, m1)
+        if d < 0:
+            break
+        n_path = _frogman_steps(T, P, st, log, d, hidden, n_path, m0, m1)
+        spent += 1
+        if st.g[OVER] == 1:
+            break
+    return spent, n_path
+
+
+@njit(**JIT)
+def _frogman_turn(T, P, st, bot, log):
+    """``engine.frogman_turn``: the turn opens, the frogman walks, the turn closes (IN-TURN-2/3)."""
+    start, hidden, ap, spent, shots, draws, m0, m1 = _frogman_opens(T, P, st, bot, log)
+    if st.g[OVER] == 1:
+        return
+    st.path[0] = start
+    spent, n_path = _frogman_walks(T, P, st, bot, log, hidden, ap, spent, np.int64(1), m0, m1)
+    if st.g[OVER] == 1:
+        return
+    _frogman_closes(T, P, st, bot, log, start, hidden, ap, spent, shots, draws, n_path, m0, m1)
+
+
+@njit(**JIT)
+def _artillery_acts(T, P, st, bot, k, log, ap, spent, shot):
+    """``engine.artillery_acts``: the bot's actions from ``spent`` points spent until it ends the turn,
+    the points run out, it dies or the game ends (IN-TURN-3, IN-SHOOT-2)."""
+    while spent < ap and st.ahp[k] > 0 and st.g[OVER] == 0:
+        action, d = _artillery_action(bot, T, P, k, st, spent, ap, shot, _can_draw(st, ap - spent))
+        if action == END:
+            break
+        spent = _artillery_does(T, P, st, log, k, action, d, spent)
+        shot = shot or action == SHOOT
+
+
+@njit(**JIT)
+def _artillery_turn(T, P, st, bot, k, log):
+    """``engine.artillery_turn``: items and ability, actions, events (IN-TURN-2/3)."""
+    ap = _artillery_opens(T, P, st, bot, k, log)
+    _artillery_acts(T, P, st, bot, k, log, ap, np.int64(0), np.bool_(False))
+    _artillery_closes(T, P, st, log, k)
+
+
+@njit(**JIT)
+def _artillery_turns(T, P, st, cx, log, first):
+    """``engine.artillery_turns``: the living artillery ``first`` .. the last in order (IN-TURN-1), then
+    the round's end."""
+    for k in range(first, P.n_art):
+        if st.ahp[k] > 0:
+            _artillery_turn(T, P, st, cx.rollout_bots[1], k, log)
+            _log(st, log, EV_TURN_END, k + 1, st.g[FPOS], np.int64(st.bel[0]), np.int64(st.bel[1]))
+            if st.g[OVER] == 1:
+                return
+    round_ends(st, cx.density)
+
+
+@njit(**JIT)
+def _play_rounds(T, P, st, cx, log, first):
+    """``engine.play_rounds``: rounds ``first`` .. the last (IN-TURN-1), then the artillery win on time
+    (IN-WIN-A3)."""
+    for r in range(first, P.last_round + 1):
+        st.g[ROUND] = r
+        _frogman_turn(T, P, st, cx.rollout_bots[0], log)
+        _log(st, log, EV_TURN_END, 0, st.g[FPOS], np.int64(st.bel[0]), np.int64(st.bel[1]))
+        if st.g[OVER] == 1:
+            return
+        _artillery_turns(T, P, st, cx, log, np.int64(0))
+        if st.g[OVER] == 1:
+            return
+    st.g[ROUND] = P.last_round
+    _finish(st, log, ARTILLERY, TIME)
+
 
 @njit(**JIT)
 def _play_on(T, P, rs, cx, quiet, first):
     """The rest of the game from artillery ``first``'s turn of this round, scripted."""
-    artillery_turns(T, P, rs, HUNTER, rs.rng, quiet, cx.density, first)
+    _artillery_turns(T, P, rs, cx, quiet, first)
     if rs.g[OVER] == 0:
-        play_rounds(T, P, rs, cx.rollout_bots, rs.rng, quiet, cx.density, rs.g[ROUND] + 1)
+        _play_rounds(T, P, rs, cx, quiet, rs.g[ROUND] + 1)
 
 
 @njit(**JIT)
 def _frogman_rollout(T, P, rs, cx, quiet, code, start, hidden, ap, spent, shots, draws, n_path, m0, m1):
     """The frogman takes candidate ``code`` (a step or STOP) in the world ``rs``, then the ghost walks
     on and the game is played out."""
+    ghost = cx.rollout_bots[0]
     if code != STOP:
-        n_path = frogman_steps(T, P, rs, quiet, code, hidden, n_path, m0, m1)
+        n_path = _frogman_steps(T, P, rs, quiet, code, hidden, n_path, m0, m1)
         spent += 1
         if rs.g[OVER] == 1:
             return
-        spent, n_path = frogman_walks(T, P, rs, GHOST, rs.rng, quiet, hidden, ap, spent, n_path, m0, m1)
+        spent, n_path = _frogman_walks(T, P, rs, ghost, quiet, hidden, ap, spent, n_path, m0, m1)
         if rs.g[OVER] == 1:
             return
-    frogman_closes(T, P, rs, GHOST, rs.rng, quiet, start, hidden, ap, spent, shots, draws, n_path, m0, m1)
+    _frogman_closes(T, P, rs, ghost, quiet, start, hidden, ap, spent, shots, draws, n_path, m0, m1)
     if rs.g[OVER] == 0:
-        _play_on(T, P, rs, cx, quiet, 0)
+        _play_on(T, P, rs, cx, quiet, np.int64(0))
 
 
 @njit(**JIT)
@@ -295,9 +438,9 @@ def _artillery_rollout(T, P, rs, cx, quiet, k, code, ap, spent, shot):
     hunter finishes its turn and the game is played out."""
     action = code // 8
     if action != END:
-        spent = artillery_does(T, P, rs, quiet, k, action, code % 8, spent)
-        artillery_acts(T, P, rs, HUNTER, k, rs.rng, quiet, ap, spent, shot or action == SHOOT)
-    artillery_closes(T, P, rs, quiet, k)
+        spent = _artillery_does(T, P, rs, quiet, k, action, code % 8, spent)
+        _artillery_acts(T, P, rs, cx.rollout_bots[1], k, quiet, ap, spent, shot or action == SHOOT)
+    _artillery_closes(T, P, rs, quiet, k)
     if rs.g[OVER] == 0:
         _play_on(T, P, rs, cx, quiet, k + 1)
 
@@ -348,10 +491,10 @@ def frogman_search(T, P, st, rs, st_b, rs_b, cx, quiet, log, start, hidden, ap, 
     n = _frogman_candidates(T, P, st, cx, spent, m0, m1)
     if n <= 1:
         return cx.codes[0] if n == 1 else -1
-    _search_stream(cx, 0)
+    _search_stream(cx, np.int64(0))
     _copy(rs_b, st_b)
     seed_stream(rs.rng, next_u64(cx.srng), 0)
-    own = frogman_step(GHOST, T, P, rs, rs.rng, spent, ap, hidden, m0, m1)
+    own = _frogman_step(cx.rollout_bots[0], T, P, rs, spent, ap, hidden, m0, m1)
     rollouts = cx.rollouts[0]
     cx.wins[:n] = 0
     for _ in range(rollouts):
@@ -359,10 +502,10 @@ def frogman_search(T, P, st, rs, st_b, rs_b, cx, quiet, log, start, hidden, ap, 
         for c in range(n):
             _copy(rs_b, st_b)
             seed_stream(rs.rng, world, 0)
-            sample_world(P, rs, cx, FROGMAN, rs.rng)
+            sample_world(P, rs, cx, np.int64(FROGMAN), rs.rng)
             _frogman_rollout(T, P, rs, cx, quiet, cx.codes[c], start, hidden, ap, spent, shots, draws, n_path, m0, m1)
             cx.wins[c] += rs.g[WINNER] == FROGMAN
-    code = _choose(st, cx, log, 0, n, STOP if own < 0 else own, rollouts)
+    code = _choose(st, cx, log, np.int64(0), n, STOP if own < 0 else own, rollouts)
     return -1 if code == STOP else code
 
 
@@ -407,7 +550,7 @@ def artillery_search(T, P, st, rs, st_b, rs_b, cx, quiet, log, k, ap, spent, sho
     _search_stream(cx, k + 1)
     _copy(rs_b, st_b)
     seed_stream(rs.rng, next_u64(cx.srng), 0)
-    action, d = artillery_action(HUNTER, T, P, k, rs, rs.rng, spent, ap, shot, can_draw)
+    action, d = _artillery_action(cx.rollout_bots[1], T, P, k, rs, spent, ap, shot, can_draw)
     rollouts = cx.rollouts[1]
     cx.wins[:n] = 0
     for _ in range(rollouts):
@@ -415,7 +558,7 @@ def artillery_search(T, P, st, rs, st_b, rs_b, cx, quiet, log, k, ap, spent, sho
         for c in range(n):
             _copy(rs_b, st_b)
             seed_stream(rs.rng, world, 0)
-            sample_world(P, rs, cx, ARTILLERY, rs.rng)
+            sample_world(P, rs, cx, np.int64(ARTILLERY), rs.rng)
             _artillery_rollout(T, P, rs, cx, quiet, k, cx.codes[c], ap, spent, shot)
             cx.wins[c] += rs.g[WINNER] == ARTILLERY
     code = _choose(st, cx, log, k + 1, n, action * 8 + (0 if action == END else d), rollouts)
@@ -425,70 +568,70 @@ def artillery_search(T, P, st, rs, st_b, rs_b, cx, quiet, log, k, ap, spent, sho
 # ---------------------------------------------------------------- a game with search seats
 
 @njit(**JIT)
-def _frogman_turn(T, P, st, rs, st_b, rs_b, cx, quiet, rng, log):
+def _searched_frogman_turn(T, P, st, rs, st_b, rs_b, cx, quiet, log):
     """``engine.frogman_turn`` with the walk's steps from the search when the frogman searches; keeps
     the points of this turn's public sets where a mine placed in it may lie (IN-MINE-2)."""
     bot = cx.bots[0]
     mines = st.g[MINES_LEFT]
-    start, hidden, ap, spent, shots, draws, m0, m1 = frogman_opens(T, P, st, bot, rng, log)
+    start, hidden, ap, spent, shots, draws, m0, m1 = _frogman_opens(T, P, st, bot, log)
     if st.g[OVER] == 1:
         return
     z0, z1 = st.bel[0], st.bel[1]
     st.path[0] = start
-    n_path = 1
+    n_path = np.int64(1)
     while spent < ap:
         if cx.searching[0] == 1:
             d = frogman_search(T, P, st, rs, st_b, rs_b, cx, quiet, log, start, hidden, ap, spent, shots, draws,
                                n_path, m0, m1)
         else:
-            d = frogman_step(bot, T, P, st, rng, spent, ap, hidden, m0, m1)
+            d = _frogman_step(bot, T, P, st, spent, ap, hidden, m0, m1)
         if d < 0:
             break
-        n_path = frogman_steps(T, P, st, log, d, hidden, n_path, m0, m1)
+        n_path = _frogman_steps(T, P, st, log, d, hidden, n_path, m0, m1)
         spent += 1
         z0 |= st.bel[0]
         z1 |= st.bel[1]
         if st.g[OVER] == 1:
             return
-    frogman_closes(T, P, st, bot, rng, log, start, hidden, ap, spent, shots, draws, n_path, m0, m1)
+    _frogman_closes(T, P, st, bot, log, start, hidden, ap, spent, shots, draws, n_path, m0, m1)
     if st.g[MINES_LEFT] < mines:
         cx.mine_zone[0] = z0 | st.bel[0]
         cx.mine_zone[1] = z1 | st.bel[1]
 
 
 @njit(**JIT)
-def _artillery_turn(T, P, st, rs, st_b, rs_b, cx, quiet, k, rng, log):
+def _searched_artillery_turn(T, P, st, rs, st_b, rs_b, cx, quiet, k, log):
     """``engine.artillery_turn`` with every action from the search."""
-    ap = artillery_opens(T, P, st, cx.bots[1], k, rng, log)
-    spent = 0
-    shot = False
+    ap = _artillery_opens(T, P, st, cx.bots[1], k, log)
+    spent = np.int64(0)
+    shot = np.bool_(False)
     while spent < ap and st.ahp[k] > 0 and st.g[OVER] == 0:
         action, d = artillery_search(T, P, st, rs, st_b, rs_b, cx, quiet, log, k, ap, spent, shot,
                                      _can_draw(st, ap - spent))
         if action == END:
             break
-        spent = artillery_does(T, P, st, log, k, action, d, spent)
+        spent = _artillery_does(T, P, st, log, k, action, d, spent)
         shot = shot or action == SHOOT
-    artillery_closes(T, P, st, log, k)
+    _artillery_closes(T, P, st, log, k)
 
 
 @njit(**JIT)
-def _play_searched(T, P, st, rs, st_b, rs_b, cx, quiet, rng, log, density):
+def _play_searched(T, P, st, rs, st_b, rs_b, cx, quiet, log, density):
     """``engine.play_game`` with the searching seats' decisions from the search."""
-    setup(T, P, st, cx.bots, rng, log)
+    _setup(T, P, st, cx, log)
     _note_abilities(P, st, cx)
     for r in range(1, P.last_round + 1):
         st.g[ROUND] = r
-        _frogman_turn(T, P, st, rs, st_b, rs_b, cx, quiet, rng, log)
+        _searched_frogman_turn(T, P, st, rs, st_b, rs_b, cx, quiet, log)
         _log(st, log, EV_TURN_END, 0, st.g[FPOS], np.int64(st.bel[0]), np.int64(st.bel[1]))
         if st.g[OVER] == 1:
             return
         for k in range(P.n_art):
             if st.ahp[k] > 0:
                 if cx.searching[1] == 1 and st.traitor[k] == 0:
-                    _artillery_turn(T, P, st, rs, st_b, rs_b, cx, quiet, k, rng, log)
+                    _searched_artillery_turn(T, P, st, rs, st_b, rs_b, cx, quiet, k, log)
                 else:  # a traitor only wanders (IN-CARD-5), as scripted
-                    artillery_turn(T, P, st, cx.bots[1], k, rng, log)
+                    _artillery_turn(T, P, st, cx.bots[1], k, log)
                 _note_shown(P, st, cx, k)
                 _log(st, log, EV_TURN_END, k + 1, st.g[FPOS], np.int64(st.bel[0]), np.int64(st.bel[1]))
                 if st.g[OVER] == 1:
@@ -502,14 +645,13 @@ def _play_searched(T, P, st, rs, st_b, rs_b, cx, quiet, rng, log, density):
 def _searched_batch(T, P, st, rs, st_b, rs_b, cx, quiet, seed, start, out, sizes, density, captures, escapes, log,
                     decisions):
     """``engine.play_batch`` with search seats; ``decisions[i]``: search decisions in game i."""
-    rng = st.rng
     for i in range(out.shape[1]):
-        seed_stream(rng, seed, start + i)
+        seed_stream(st.rng, seed, start + i)
         cx.index = start + i
         cx.decisions[:] = 0
         cx.n_search = 0
         cx.mine_zone[:] = 0
-        _play_searched(T, P, st, rs, st_b, rs_b, cx, quiet, rng, log, density)
+        _play_searched(T, P, st, rs, st_b, rs_b, cx, quiet, log, density)
         write_row(P, st, i, out, sizes, captures, escapes)
         decisions[i] = cx.n_search
 
