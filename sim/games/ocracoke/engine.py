@@ -82,6 +82,7 @@ AT, MEM, KNOWN, SHIP_ANY, PAIR, HAND_UP, GOLD, DIALS, PAID, INFO, CHOICE, PUB = 
     0, 1, 5, 6, 7, 8, 9, 10, 11, 16, 17, 18)
 S_ROWS = 19
 ISLAND_UP, FACE_A, LOGN, FACE_B, SHIP_SET, HAND_SET = 0, 1, 2, 3, 4, 5  # columns of S[PUB]
+WAITING, ROUND, TURN = 6, 7, 8  # columns of S[PUB]: the seat waiting for the search bot, where (_play_rounds)
 # rows of R
 PARAMS, VALUES, DIAL_LO, DIAL_HI, PAY, POLICY = 0, 1, 2, 3, 4, 5
 R_ROWS = 6
@@ -90,6 +91,7 @@ PLAYERS, N_SHIP, HAND_CARDS, WIN_GOLD, D_EACH, N_DIALS = 0, 1, 2, 3, 4, 5  # col
 # log kinds: (kind, six numbers)
 L_HAND, L_DEAL, L_TURN, L_SEE, L_GHOST, L_MERMAID, L_CANCEL, L_KRAKEN = 1, 2, 3, 4, 5, 6, 7, 8
 L_REVEAL, L_DECLARE, L_PASS, L_DIAL, L_PAY, L_SUM, L_END, L_LOOK = 9, 10, 11, 12, 13, 14, 15, 16
+L_SEARCH = 17  # one candidate of a search decision (search.py)
 LOG_WIDTH = 7
 
 
@@ -510,11 +512,25 @@ def _play_hand(S, R, T, rng, log, start, ev, n_ev, game, hand, out):
     acts. From round 2: act or declare (not with the kraken, OC-KRAKEN-1). After rounds 1-3 an island
     card turns up; in round 4 the start player must declare (the next seat if it holds the kraken:
     OC-ASM-FORCED). A declaration ends the hand at once (OC-DECL-2)."""
-    n = R[PARAMS, PLAYERS]
     _note(S, log, L_HAND, hand, start)
     _setup_hand(S, R, rng, log)
+    return _play_rounds(S, R, T, rng, log, start, 1, 0, ev, n_ev, game, hand, out, False)
+
+
+@rules_leaf
+def _play_rounds(S, R, T, rng, log, start, first_round, first_turn, ev, n_ev, game, hand, out, searching):
+    """The rounds of a hand (_play_hand) from turn ``first_turn`` of round ``first_round`` on. When
+    ``searching`` (the search path, search.py), a seat played by the search bot is not asked here: the
+    hand stops before its turn, with S[PUB, WAITING] = that seat and S[PUB, ROUND], S[PUB, TURN]
+    where it stands, for the search to choose, _take_turn and resume at the next turn. The scripted
+    path passes the constant False: the check is compiled away (forceinline) and it never stops."""
+    n = R[PARAMS, PLAYERS]
+    # constant loop bounds and the turns before the first one skipped: the scripted path passes constants,
+    # the skips are compiled away and the loops compile as _play_hand's always did (speed)
     for rnd in range(1, MAX_ROUNDS + 1):
         for t in range(n):
+            if rnd < first_round or (rnd == first_round and t < first_turn):
+                continue
             p = start + t - n if start + t >= n else start + t  # clockwise from the start player
             if rnd == MAX_ROUNDS:
                 while _holds(S, p, KRAKEN):
@@ -522,14 +538,17 @@ def _play_hand(S, R, T, rng, log, start, ev, n_ev, game, hand, out):
                     p = (p + 1) % n
                 out[10] += 1
                 return _declare(S, R, T, rng, log, p, 1, ev, n_ev, game, hand, rnd)
-            may_declare = 0 if rnd < 2 or _holds(S, p, KRAKEN) else 1
+            if searching and R[POLICY, p] == bots.SEARCH:
+                S[PUB, WAITING], S[PUB, ROUND], S[PUB, TURN] = p, rnd, t
+                return n_ev
+            may_declare = _may_declare(S, p, rnd)
             _view(S, R, p, may_declare)
             bots.turn(R[POLICY, p], S[INFO], R[VALUES], T, rng, S[CHOICE])
-            if S[CHOICE, 0] == DECLARE and may_declare == 1:
-                out[9] += 1
-                return _declare(S, R, T, rng, log, p, 0, ev, n_ev, game, hand, rnd)
-            _note(S, log, L_TURN, p, rnd, S[CHOICE, 0], S[CHOICE, 1], S[CHOICE, 2], S[CHOICE, 3])
-            _act(S, R, T, rng, log, p)
+            n_ev, ended = _take_turn(S, R, T, rng, log, p, rnd, may_declare, ev, n_ev, game, hand, out)
+            if ended:
+                return n_ev
+        if rnd < first_round:
+            continue
         # OC-ISLAND-1 (OC-ASM-ISLAND: the first face-down card of the column)
         for i in range(N_ISLAND):
             if not (S[PUB, ISLAND_UP] >> i) & 1:
@@ -541,31 +560,79 @@ def _play_hand(S, R, T, rng, log, start, ev, n_ev, game, hand, out):
 
 
 @rules_leaf
+def _may_declare(S, p, rnd):
+    """OC-ROUND-2, OC-ROUND-3, OC-KRAKEN-1: from round 2 on, unless the seat holds the kraken."""
+    return 0 if rnd < 2 or _holds(S, p, KRAKEN) else 1
+
+
+@rules_leaf
+def _take_turn(S, R, T, rng, log, p, rnd, may_declare, ev, n_ev, game, hand, out):
+    """Seat p's choice S[CHOICE]: declare (OC-ROUND-3; only when allowed: may_declare, _may_declare) or
+    carry out the action (OC-ACT-FLIP). Returns the declarations so far and whether the hand ended
+    (OC-DECL-2)."""
+    if S[CHOICE, 0] == DECLARE and may_declare == 1:
+        out[9] += 1
+        return _declare(S, R, T, rng, log, p, 0, ev, n_ev, game, hand, rnd), True
+    _note(S, log, L_TURN, p, rnd, S[CHOICE, 0], S[CHOICE, 1], S[CHOICE, 2], S[CHOICE, 3])
+    _act(S, R, T, rng, log, p)
+    return n_ev, False
+
+
+@rules_leaf
 def _play_game(S, R, T, rng, log, ev, n_ev, game, out):
     """OC-END-1, OC-END-2, OC-NEXT-1, OC-NEXT-2: hands until someone has 5 gold, the start player
     moving left each hand; the most gold wins, ties share."""
-    n, win_gold = R[PARAMS, PLAYERS], R[PARAMS, WIN_GOLD]
-    S[GOLD, :] = 0
-    out[9], out[10] = 0, 0
-    start, hands, best = 0, 0, 0
+    _new_game(S, out)
+    start, hands = 0, 0
     while True:
         hands += 1
         n_ev = _play_hand(S, R, T, rng, log, start, ev, n_ev, game, hands, out)
-        best = 0
-        for q in range(n):
-            best = max(best, S[GOLD, q])
-        if best >= win_gold or hands >= MAX_HANDS:
+        if _game_over(S, R, hands):
             break
-        start = start + 1 if start + 1 < n else 0  # (no division)
+        start = _next_start(R, start)
+    _score_game(S, R, log, hands, out)
+    return n_ev
+
+
+@rules_leaf
+def _new_game(S, out):
+    """Nobody has gold yet; no declarations counted."""
+    S[GOLD, :] = 0
+    out[9], out[10] = 0, 0
+
+
+@rules_leaf
+def _best_gold(S, R):
+    best = 0
+    for q in range(R[PARAMS, PLAYERS]):
+        best = max(best, S[GOLD, q])
+    return best
+
+
+@rules_leaf
+def _game_over(S, R, hands):
+    """OC-END-1: someone has win_gold after a hand (or the safety stop, OC-ASM-CAP)."""
+    return _best_gold(S, R) >= R[PARAMS, WIN_GOLD] or hands >= MAX_HANDS
+
+
+@rules_leaf
+def _next_start(R, start):
+    """OC-NEXT-2: the seat left of the previous start player starts the next hand."""
+    return start + 1 if start + 1 < R[PARAMS, PLAYERS] else 0  # (no division)
+
+
+@rules_leaf
+def _score_game(S, R, log, hands, out):
+    """OC-END-1, OC-END-2: the seats with the most gold win (ties share); the game's row in ``out``."""
+    n, best = R[PARAMS, PLAYERS], _best_gold(S, R)
     out[0] = hands
     mask = 0
     for q in range(4):
         out[1 + q] = S[GOLD, q] if q < n else 0
         out[5 + q] = 1 if q < n and S[GOLD, q] == best else 0
         mask |= out[5 + q] << q
-    out[11] = 1 if best < win_gold else 0
+    out[11] = 1 if best < R[PARAMS, WIN_GOLD] else 0
     _note(S, log, L_END, mask, hands)
-    return n_ev
 
 
 @njit(cache=True)
