@@ -21,7 +21,7 @@ ENGINE_GAMES = 1_048_576
 ENGINE_PASSES = 3
 CHUNK = 1 << 16  # the runner's default chunk
 REFERENCE_GAMES = 3_000
-SEARCH_GAMES = 4_000
+SEARCH_GAMES = 2_000
 
 
 def bench() -> dict:

@@ -29,7 +29,7 @@ from sim.games.ocracoke.policies import (
 from sim.games.ocracoke.rules import OcracokeRules, pack
 
 ROLES = ("0", "1", "2", "3")
-SEARCH_BOT = SearchBot(options=(("rollouts", 24, "sampled hidden states per candidate move, each played to the "
+SEARCH_BOT = SearchBot(options=(("rollouts", 128, "sampled hidden states per candidate move, each played to the "
                                              "game's end with counter bots"),))
 NO_LOG = np.zeros((0, LOG_WIDTH), np.int64)
 _SPARE = threading.local()  # per thread: the last blocks handed to play_batch, by name
