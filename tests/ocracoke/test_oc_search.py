@@ -1,5 +1,10 @@
 """The search bot (search.py): what it may see, its own random stream, its moves, and games it plays."""
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 from ocracoke_helpers import Replay, fixed_table, hand, learn, logged_game, make_rules
@@ -243,3 +248,15 @@ def test_action_values_table_has_intervals(warm, rules4):
     table = action_values(rules4, 400, 1, jobs=1, chunk_size=200)
     assert {"move", "n", "win rate forced", "lo", "hi", "p"} <= set(table.columns) and table.height >= 4
     assert (table["lo"] <= table["win difference"]).all() and (table["win difference"] <= table["hi"]).all()
+
+
+def test_scripted_runs_never_load_the_search(warm):
+    """The search is a separate compiled entry point: a run without a search seat does not even import
+    it (so it neither compiles nor slows the scripted path)."""
+    code = ("import sys, numpy as np\nfrom ocracoke_helpers import make_rules\nfrom sim.games.ocracoke import play\n"
+            "play(make_rules(players=4), np.array([2, 2, 2, 2]), 1, 0, 50)\n"
+            "print('sim.games.ocracoke.search' in sys.modules)")
+    here = Path(__file__).parent
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env={**os.environ, "PYTHONPATH": f"{here}:{here.parent.parent}"})
+    assert out.stdout.strip() == "False"
