@@ -22,7 +22,7 @@ Every candidate is played on the same sampled states with the same random stream
 numbers), so the comparison between candidates sees the move and not the luck. The search draws only
 from its own stream (search_stream) of (seed, game, seat, decision number): the game's stream is not
 shifted by it. Rollouts run the scripted path with the counter bot at every seat (R[POLICY] all
-COUNTER): _play_rounds never stops there, so the search never calls itself.
+COUNTER): engine._play_rounds never stops there, so the search never calls itself.
 
 Information (what the search reads of the true table): the seat's perfect memory (S[KNOWN, p],
 S[SHIP_ANY, p], S[PAIR, p]), its own view (_view), the public state, and which places each other seat
@@ -203,14 +203,15 @@ def _win_share(W, R, p):
 @search_code
 def _rollout(W, R0, T, rng, log, ev, out, p, move, rnd, t, start, hand):
     """Seat p makes ``move`` on turn t of round rnd of the hand ``hand`` (started by ``start``) of the
-    table W, then every seat plays counter (R0) to the end of the game; p's win share in twelfths.
+    table W, then every seat plays counter (R0: engine._play_rounds never stops) to the end of the game;
+    p's win share in twelfths.
     Nothing is written to ``ev`` (the count passed is its capacity) or ``log`` (empty)."""
     for j in range(4):
         W[CHOICE, j] = move[j]
     n_ev = ev[2].shape[1]
     n_ev, ended = E._take_turn(W, R0, T, rng, log, p, rnd, E._may_declare(W, p, rnd), ev, n_ev, 0, hand, out)
     if not ended:
-        n_ev = E._play_rounds(W, R0, T, rng, log, start, rnd, t + 1, ev, n_ev, 0, hand, out, False)
+        n_ev = E._play_rounds(W, R0, T, rng, log, start, rnd, t + 1, ev, n_ev, 0, hand, out)
     hands = hand
     while not E._game_over(W, R0, hands):
         hands += 1
@@ -283,7 +284,7 @@ def _play_game_searching(S, R, T, rng, log, ev, n_ev, game, out, seed, index, bu
             n_ev, ended = E._take_turn(S, R, T, rng, log, p, rnd, E._may_declare(S, p, rnd), ev, n_ev, game,
                                        hands, out)
             if not ended:
-                n_ev = E._play_rounds(S, R, T, rng, log, start, rnd, t + 1, ev, n_ev, game, hands, out, True)
+                n_ev = E._play_rounds(S, R, T, rng, log, start, rnd, t + 1, ev, n_ev, game, hands, out)
         if E._game_over(S, R, hands):
             break
         start = E._next_start(R, start)
@@ -293,10 +294,10 @@ def _play_game_searching(S, R, T, rng, log, ev, n_ev, game, out, seed, index, bu
 
 @search_code
 def _play_hand_searching(S, R, T, rng, log, start, ev, n_ev, game, hand, out):
-    """engine._play_hand, stopping before the turn of a search seat (S[PUB, WAITING])."""
+    """engine._play_hand, stopping before the turn of a search seat (S[PUB, WAITING]: engine._play_rounds)."""
     E._note(S, log, E.L_HAND, hand, start)
     E._setup_hand(S, R, rng, log)
-    return E._play_rounds(S, R, T, rng, log, start, 1, 0, ev, n_ev, game, hand, out, True)
+    return E._play_rounds(S, R, T, rng, log, start, 1, 0, ev, n_ev, game, hand, out)
 
 
 @search_code
@@ -419,7 +420,7 @@ def play_batch_counterfactual(seed, start, count, R, T, events, rows):
                 _, ended = E._take_turn(S, R, T, rng, no_log, p, rnd, may, events, events[2].shape[1], 0, hands, out)
                 if not ended:
                     E._play_rounds(S, RS, T, rng, no_log, first, rnd, t + 1, events, events[2].shape[1], 0, hands,
-                                   out, True)
+                                   out)
             if done or E._game_over(S, R, hands):
                 break
             first = E._next_start(R, first)
