@@ -106,7 +106,7 @@ def play_chunk(rules: OcracokeRules, policy: np.ndarray, seed: int, start: int, 
     T = posterior_tables(pack(rules))
     searching = bool((R[R_ROWS - 1, :4] == SEARCH).any())
     games = _block("games", len(GAME_COLUMNS), count)  # one row per column: the columns are views
-    searched = np.zeros(count, np.int64)
+    searched = np.zeros(count if searching else 0, np.int64)  # search decisions per game (only with search)
     capacity = 3 * count + 64  # declarations (about 2.4 per game with the base rules)
     while True:
         events = tuple(_block(f"events_{dtype.__name__}", len(names), capacity, dtype)  # the columns are views
