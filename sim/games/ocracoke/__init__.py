@@ -1,6 +1,7 @@
 """Ocracoke 迷霧島 (2–4 players): deduce the sum of the ship's cards and bet on it with a dial.
 
-Rules: docs/rules/ocracoke.md. Scenarios: scenarios/ocracoke/. Bots: random, naive, counter.
+Rules: docs/rules/ocracoke.md. Scenarios: scenarios/ocracoke/. Bots: random, naive, counter, and the
+search bot (search.py).
 """
 
 from __future__ import annotations
@@ -14,13 +15,22 @@ from pathlib import Path
 
 import numpy as np
 
-from sim.core.game import Chunk, GameSpec
+from sim.core.game import Chunk, GameSpec, SearchBot
 from sim.games.ocracoke import analysis
 from sim.games.ocracoke.engine import EVENT_BLOCKS, EVENT_COLUMNS, GAME_COLUMNS, LOG_WIDTH, R_ROWS, play_batch
-from sim.games.ocracoke.policies import BOTS, VALUES_LEN, build_tables, decision_table, with_subset_sums
+from sim.games.ocracoke.policies import (
+    BOTS,
+    SEARCH,
+    VALUES_LEN,
+    build_tables,
+    decision_table,
+    with_subset_sums,
+)
 from sim.games.ocracoke.rules import OcracokeRules, pack
 
 ROLES = ("0", "1", "2", "3")
+SEARCH_BOT = SearchBot(options=(("rollouts", 128, "sampled hidden states per candidate move, each played to the "
+                                             "game's end with counter bots"),))
 NO_LOG = np.zeros((0, LOG_WIDTH), np.int64)
 _SPARE = threading.local()  # per thread: the last blocks handed to play_batch, by name
 
@@ -94,13 +104,21 @@ def play_chunk(rules: OcracokeRules, policy: np.ndarray, seed: int, start: int, 
     """Play games start..start+count-1 of the run ``seed``; also return the number of log rows."""
     R = rules_array(rules, policy)
     T = posterior_tables(pack(rules))
+    searching = bool((R[R_ROWS - 1, :4] == SEARCH).any())
     games = _block("games", len(GAME_COLUMNS), count)  # one row per column: the columns are views
+    searched = np.zeros(count if searching else 0, np.int64)  # search decisions per game (only with search)
     capacity = 3 * count + 64  # declarations (about 2.4 per game with the base rules)
     while True:
         events = tuple(_block(f"events_{dtype.__name__}", len(names), capacity, dtype)  # the columns are views
                        for names, dtype in EVENT_BLOCKS)
         log[:] = 0
-        n_ev, n_log = play_batch(seed, start, count, R, T, games, events, log)
+        if searching:  # a separate compiled path: scripted runs never compile or enter the search
+            from sim.games.ocracoke.search import play_batch_search
+
+            n_ev, n_log = play_batch_search(seed, start, count, R, T, search_budget(policy), games, events, log,
+                                            searched)
+        else:
+            n_ev, n_log = play_batch(seed, start, count, R, T, games, events, log)
         if n_ev <= capacity:
             break
         capacity = n_ev
@@ -109,12 +127,23 @@ def play_chunk(rules: OcracokeRules, policy: np.ndarray, seed: int, start: int, 
     bots = _block("bots", 4, count)
     bots[:] = R[R_ROWS - 1, :4, None]
     columns.update({f"bot_{q}": bots[q] for q in range(4)})
+    if searching:
+        columns["search_decisions"] = searched
     rows = {name: block[j, :n_ev]
             for block, (names, _) in zip(events, EVENT_BLOCKS, strict=True) for j, name in enumerate(names)}
     declarations = {name: rows[name] for name in EVENT_COLUMNS}
     game = _block("declaration_game", 1, capacity)[0, :n_ev]
     declarations["game"] = np.add(rows["game"], np.int64(start), out=game)  # play_batch numbers within the batch
     return Chunk(columns, {"declarations": declarations}), int(n_log)
+
+
+def search_budget(policy: np.ndarray) -> np.ndarray:
+    """The search options per seat, (4, options) int64 (GameSpec.search_options); the defaults when the
+    policy array has only the bot of each seat."""
+    policy = np.asarray(policy, dtype=np.int64)
+    if policy.size == len(ROLES):
+        policy = np.concatenate([policy, np.tile([d for _, d, _ in SEARCH_BOT.options], len(ROLES))])
+    return np.ascontiguousarray(GAME.search_options(policy))
 
 
 def play(rules: OcracokeRules, policy: np.ndarray, seed: int, start: int, count: int) -> Chunk:
@@ -142,4 +171,5 @@ GAME = GameSpec(
     trace=_trace,
     description="Deduce the sum of the ship's cards; bet on its colour and range with a dial.",
     extras={"report_figures": analysis.report_figures},
+    search=SEARCH_BOT,
 )

@@ -20,6 +20,7 @@ GOLD_BINS = 12  # gold won by one seat at one declaration: 0..11
 FINAL_BINS = 32
 HAND_BINS = 64  # hands per game, the last bin holds 63 or more
 ROLE_NAMES = ("declarer", "others")
+BOT_NAMES = BOTS + ("search",)  # bot index per seat: the scripted bots, then the search bot (policies.SEARCH)
 
 
 def metrics(rules: OcracokeRules) -> list[Metric]:
@@ -110,14 +111,14 @@ def tally(rules: OcracokeRules, chunk: Chunk) -> dict[str, np.ndarray]:
     final = np.zeros((4, FINAL_BINS), np.int64)
     for q in range(n):
         final[q] = np.bincount(np.minimum(g[f"gold_{q}"], FINAL_BINS - 1), minlength=FINAL_BINS)
-    bot_wins = np.zeros(len(BOTS), np.int64)
-    bot_seats = np.zeros(len(BOTS), np.int64)
-    seat_bot = np.zeros((4, len(BOTS)), np.int64)
+    bot_wins = np.zeros(len(BOT_NAMES), np.int64)
+    bot_seats = np.zeros(len(BOT_NAMES), np.int64)
+    seat_bot = np.zeros((4, len(BOT_NAMES)), np.int64)
     for q in range(n):
         bot = g[f"bot_{q}"]
-        bot_wins += np.bincount(bot, weights=g[f"win_{q}"], minlength=len(BOTS)).astype(np.int64)
-        bot_seats += np.bincount(bot, minlength=len(BOTS))
-        seat_bot[q] += np.bincount(bot, minlength=len(BOTS))
+        bot_wins += np.bincount(bot, weights=g[f"win_{q}"], minlength=len(BOT_NAMES)).astype(np.int64)
+        bot_seats += np.bincount(bot, minlength=len(BOT_NAMES))
+        seat_bot[q] += np.bincount(bot, minlength=len(BOT_NAMES))
     return {
         "rule_paid": rule_paid, "rule_gold": rule_gold, "seat_rule_paid": seat_rule_paid,
         "gold_hist": gold_hist, "seat_gold": seat_gold, "role_n": role_n, "declarer_gold_by_forced": role_forced,
@@ -140,10 +141,10 @@ def tables(rules: OcracokeRules, summary) -> dict[str, pl.DataFrame]:
     n = rules.players
     out: dict[str, pl.DataFrame] = {}
     seats = list(range(n))
-    bots_at = [", ".join(BOTS[b] for b in np.flatnonzero(t["seat_bot"][q])) for q in seats]
+    bots_at = [", ".join(BOT_NAMES[b] for b in np.flatnonzero(t["seat_bot"][q])) for q in seats]
     out["win rate by seat"] = _with_rates({"seat": seats, "bot": bots_at}, t["seat_wins"][:n], n_games)
     used = np.flatnonzero(t["bot_seats"])
-    out["win rate by bot (per seat-game)"] = _with_rates({"bot": [BOTS[b] for b in used]},
+    out["win rate by bot (per seat-game)"] = _with_rates({"bot": [BOT_NAMES[b] for b in used]},
                                                          t["bot_wins"][used], t["bot_seats"][used])
     role_n = t["role_n"]
     out["payout rules per declaration: declarer vs others"] = _with_rates(
@@ -214,3 +215,103 @@ def report_figures(scenario, n_games: int, seed: int, jobs: int) -> list:
     fig_seat.tight_layout()
     figures += [fig_pay, fig_seat]
     return figures
+
+
+# ---------------------------------------------------------------- the search bot against counter (issue 14)
+
+TWELFTHS = 12  # a win share in twelfths: a k-way tie (k <= 4) pays 12 // k, an integer
+
+
+def win_shares(rules: OcracokeRules, chunk: Chunk) -> dict[str, np.ndarray]:
+    """Per game, each seat's share of the win in twelfths (OC-END-2: ties share the win)."""
+    g = chunk.games
+    winners = sum(g[f"win_{q}"] for q in range(rules.players))
+    return {f"share_{q}": g[f"win_{q}"] * (TWELFTHS // winners) for q in range(rules.players)}
+
+
+def _scaled(d: stats.Difference) -> stats.Difference:
+    """A paired difference of shares in twelfths as one of win rates."""
+    def rate(e: stats.Estimate) -> stats.Estimate:
+        return stats.Estimate(e.value / TWELFTHS, e.lo / TWELFTHS, e.hi / TWELFTHS, e.n)
+
+    return stats.Difference(rate(d.base), rate(d.variant), d.diff / TWELFTHS, d.lo / TWELFTHS, d.hi / TWELFTHS, d.p_value)
+
+
+def search_strength(rules: OcracokeRules, n_games: int, seed: int, jobs: int = 1, search: str = "search",
+                    chunk_size: int = 2_000) -> pl.DataFrame:
+    """Search against counter in the same seat: per seat k, the arm "search at seat k, counter elsewhere"
+    against the all-counter baseline, paired on the same games (sim.workflow.paired); and the arm with
+    search at every seat, each seat against the baseline. Win rate with ties shared, its 95 % interval,
+    the paired difference with its interval and p, and Holm-adjusted p over the seats of the one-seat arms."""
+    import dataclasses
+
+    from statsmodels.stats.multitest import multipletests
+
+    from sim.games.ocracoke import GAME
+    from sim.workflow.paired import paired_runs
+
+    spec = dataclasses.replace(GAME, per_game=win_shares)
+    seats = range(rules.players)
+    base = (rules, GAME.policy_array(rules, {"all": "counter"}))
+    variants = [(rules, GAME.policy_array(rules, {str(k): search})) for k in seats]
+    variants.append((rules, GAME.policy_array(rules, {"all": search})))
+    metrics = [Metric(f"share_{q}", f"seat {q} win share", "mean") for q in seats]
+    sums = paired_runs(spec, base, variants, metrics, n_games, seed, jobs, chunk_size)
+    rows = [("seat " + str(k), k, _scaled(sums[k].difference(metrics[k])[0])) for k in seats]
+    rows += [("all seats", k, _scaled(sums[-1].difference(metrics[k])[0])) for k in seats]
+    holm = multipletests([d.p_value for _, _, d in rows[:rules.players]], method="holm")[1]
+    return pl.DataFrame({
+        "search at": [arm for arm, _, _ in rows], "seat": [k for _, k, _ in rows], "n": [d.base.n for _, _, d in rows],
+        "win rate with search": [d.variant.value for _, _, d in rows],
+        "lo (search)": [d.variant.lo for _, _, d in rows], "hi (search)": [d.variant.hi for _, _, d in rows],
+        "win rate with counter": [d.base.value for _, _, d in rows],
+        "lo (counter)": [d.base.lo for _, _, d in rows], "hi (counter)": [d.base.hi for _, _, d in rows],
+        "difference": [d.diff for _, _, d in rows], "lo": [d.lo for _, _, d in rows], "hi": [d.hi for _, _, d in rows],
+        "p": [d.p_value for _, _, d in rows], "p (Holm)": list(holm) + [None] * rules.players,
+    })
+
+
+def _counterfactual_chunk(rules: OcracokeRules, seed: int, start: int, count: int) -> tuple[int, np.ndarray]:
+    from sim.games.ocracoke.search import counterfactual_rows
+
+    return start, counterfactual_rows(rules, seed, start, count)
+
+
+def action_values(rules: OcracokeRules, n_games: int, seed: int, jobs: int = 1,
+                  chunk_size: int = 5_000) -> pl.DataFrame:
+    """Counterfactual value of each move (issue 14 §2; search.play_batch_counterfactual): at one sampled
+    turn per game (a uniform seat, one of its first 5 turns), the move forced (with the counter's
+    targets) against the counter's own choice, both played on from the same table and the same random
+    stream with counter at every seat. Per move: n (sampled turns where it is legal), how often the
+    counter chose it, the seat's win rate (ties shared) when forced and with its own choice, the paired
+    difference with its 95 % interval and p, and the same for the seat's final gold minus the best
+    rival's."""
+    from sim.core.runner import _iter_parallel, chunk_plan
+    from sim.games.ocracoke.policies import ACTION_NAMES
+    from sim.games.ocracoke.search import CF_COLUMNS, MOVES
+
+    tasks = [(rules, seed, start, count) for start, count in chunk_plan(n_games, chunk_size)]
+    parts = dict(_iter_parallel(tasks, max(1, jobs), "loky", None, work=_counterfactual_chunk))
+    rows = np.concatenate([parts[start] for start, _ in chunk_plan(n_games, chunk_size)])
+    col = {name: rows[:, j] for j, name in enumerate(CF_COLUMNS)}
+    sampled = col["seat"] >= 0
+    out = []
+    for m, move in enumerate(MOVES):
+        legal = sampled & (col[f"share_{m}"] >= 0)
+        n = int(legal.sum())
+        if n < 2:
+            continue
+        forced, own = col[f"share_{m}"][legal], col["own_share"][legal]
+        share = _scaled(stats.paired_difference(n, float(own.sum()), float(forced.sum()), float((own * own).sum()),
+                                                float((forced * forced).sum()), float((own * forced).sum()),
+                                                "mean")[0])
+        fm, om = col[f"margin_{m}"][legal], col["own_margin"][legal]
+        margin = stats.paired_difference(n, float(om.sum()), float(fm.sum()), float((om * om).sum()),
+                                         float((fm * fm).sum()), float((om * fm).sum()), "mean")[0]
+        chose = stats.rate(int((col["own"][legal] == move).sum()), n)
+        out.append({"move": ACTION_NAMES[move], "n": n, "counter chooses it": chose.value,
+                    "win rate forced": share.variant.value, "lo (forced)": share.variant.lo,
+                    "hi (forced)": share.variant.hi, "win rate own choice": share.base.value,
+                    "win difference": share.diff, "lo": share.lo, "hi": share.hi, "p": share.p_value,
+                    "gold margin difference": margin.diff, "margin lo": margin.lo, "margin hi": margin.hi})
+    return pl.DataFrame(out)

@@ -82,6 +82,7 @@ AT, MEM, KNOWN, SHIP_ANY, PAIR, HAND_UP, GOLD, DIALS, PAID, INFO, CHOICE, PUB = 
     0, 1, 5, 6, 7, 8, 9, 10, 11, 16, 17, 18)
 S_ROWS = 19
 ISLAND_UP, FACE_A, LOGN, FACE_B, SHIP_SET, HAND_SET = 0, 1, 2, 3, 4, 5  # columns of S[PUB]
+WAITING, ROUND, TURN = 6, 7, 8  # columns of S[PUB]: the seat waiting for the search bot, where (_play_rounds)
 # rows of R
 PARAMS, VALUES, DIAL_LO, DIAL_HI, PAY, POLICY = 0, 1, 2, 3, 4, 5
 R_ROWS = 6
@@ -90,6 +91,7 @@ PLAYERS, N_SHIP, HAND_CARDS, WIN_GOLD, D_EACH, N_DIALS = 0, 1, 2, 3, 4, 5  # col
 # log kinds: (kind, six numbers)
 L_HAND, L_DEAL, L_TURN, L_SEE, L_GHOST, L_MERMAID, L_CANCEL, L_KRAKEN = 1, 2, 3, 4, 5, 6, 7, 8
 L_REVEAL, L_DECLARE, L_PASS, L_DIAL, L_PAY, L_SUM, L_END, L_LOOK = 9, 10, 11, 12, 13, 14, 15, 16
+L_SEARCH = 17  # one candidate of a search decision (search.py)
 LOG_WIDTH = 7
 
 
@@ -541,6 +543,62 @@ def _play_hand(S, R, T, rng, log, start, ev, n_ev, game, hand, out):
 
 
 @rules_leaf
+def _play_rounds(S, R, T, rng, log, start, first_round, first_turn, ev, n_ev, game, hand, out):
+    """The search path's hand (search.py): the rounds of _play_hand (OC-ROUND-1..3, OC-ISLAND-1..2,
+    OC-ASM-FORCED, OC-DECL-2) from turn ``first_turn`` of round ``first_round`` on, stopping before the
+    turn of a seat played by the search bot with S[PUB, WAITING] = that seat and S[PUB, ROUND],
+    S[PUB, TURN] where it stands (the search chooses, _take_turn, and the hand resumes at the next
+    turn). _play_hand keeps its own copy of this loop so that the scripted path compiles exactly as
+    before (speed); tests/ocracoke/test_oc_search.py checks both play the same game."""
+    n = R[PARAMS, PLAYERS]
+    for rnd in range(first_round, MAX_ROUNDS + 1):
+        for t in range(first_turn if rnd == first_round else 0, n):
+            p = start + t - n if start + t >= n else start + t  # clockwise from the start player
+            if rnd == MAX_ROUNDS:
+                while _holds(S, p, KRAKEN):
+                    _note(S, log, L_PASS, p)
+                    p = (p + 1) % n
+                out[10] += 1
+                return _declare(S, R, T, rng, log, p, 1, ev, n_ev, game, hand, rnd)
+            if R[POLICY, p] == bots.SEARCH:
+                S[PUB, WAITING], S[PUB, ROUND], S[PUB, TURN] = p, rnd, t
+                return n_ev
+            may_declare = _may_declare(S, p, rnd)
+            _view(S, R, p, may_declare)
+            bots.turn(R[POLICY, p], S[INFO], R[VALUES], T, rng, S[CHOICE])
+            n_ev, ended = _take_turn(S, R, T, rng, log, p, rnd, may_declare, ev, n_ev, game, hand, out)
+            if ended:
+                return n_ev
+        # OC-ISLAND-1 (OC-ASM-ISLAND: the first face-down card of the column)
+        for i in range(N_ISLAND):
+            if not (S[PUB, ISLAND_UP] >> i) & 1:
+                S[PUB, ISLAND_UP] |= 1 << i
+                _reveal_to_all(S, R, ISLAND0 + i)
+                _note(S, log, L_REVEAL, i, S[AT, ISLAND0 + i])
+                break
+    return n_ev
+
+
+@rules_leaf
+def _may_declare(S, p, rnd):
+    """OC-ROUND-2, OC-ROUND-3, OC-KRAKEN-1: from round 2 on, unless the seat holds the kraken."""
+    return 0 if rnd < 2 or _holds(S, p, KRAKEN) else 1
+
+
+@rules_leaf
+def _take_turn(S, R, T, rng, log, p, rnd, may_declare, ev, n_ev, game, hand, out):
+    """Seat p's choice S[CHOICE]: declare (OC-ROUND-3; only when allowed: may_declare, _may_declare) or
+    carry out the action (OC-ACT-FLIP). Returns the declarations so far and whether the hand ended
+    (OC-DECL-2)."""
+    if S[CHOICE, 0] == DECLARE and may_declare == 1:
+        out[9] += 1
+        return _declare(S, R, T, rng, log, p, 0, ev, n_ev, game, hand, rnd), True
+    _note(S, log, L_TURN, p, rnd, S[CHOICE, 0], S[CHOICE, 1], S[CHOICE, 2], S[CHOICE, 3])
+    _act(S, R, T, rng, log, p)
+    return n_ev, False
+
+
+@rules_leaf
 def _play_game(S, R, T, rng, log, ev, n_ev, game, out):
     """OC-END-1, OC-END-2, OC-NEXT-1, OC-NEXT-2: hands until someone has 5 gold, the start player
     moving left each hand; the most gold wins, ties share."""
@@ -566,6 +624,50 @@ def _play_game(S, R, T, rng, log, ev, n_ev, game, out):
     out[11] = 1 if best < win_gold else 0
     _note(S, log, L_END, mask, hands)
     return n_ev
+
+
+# The pieces of _play_game for the search path (search.py), which plays hands its own way; _play_game keeps
+# its own copy (the scripted path compiles exactly as before: speed).
+
+@rules_leaf
+def _new_game(S, out):
+    """Nobody has gold yet; no declarations counted."""
+    S[GOLD, :] = 0
+    out[9], out[10] = 0, 0
+
+
+@rules_leaf
+def _best_gold(S, R):
+    best = 0
+    for q in range(R[PARAMS, PLAYERS]):
+        best = max(best, S[GOLD, q])
+    return best
+
+
+@rules_leaf
+def _game_over(S, R, hands):
+    """OC-END-1: someone has win_gold after a hand (or the safety stop, OC-ASM-CAP)."""
+    return _best_gold(S, R) >= R[PARAMS, WIN_GOLD] or hands >= MAX_HANDS
+
+
+@rules_leaf
+def _next_start(R, start):
+    """OC-NEXT-2: the seat left of the previous start player starts the next hand."""
+    return start + 1 if start + 1 < R[PARAMS, PLAYERS] else 0  # (no division)
+
+
+@rules_leaf
+def _score_game(S, R, log, hands, out):
+    """OC-END-1, OC-END-2: the seats with the most gold win (ties share); the game's row in ``out``."""
+    n, best = R[PARAMS, PLAYERS], _best_gold(S, R)
+    out[0] = hands
+    mask = 0
+    for q in range(4):
+        out[1 + q] = S[GOLD, q] if q < n else 0
+        out[5 + q] = 1 if q < n and S[GOLD, q] == best else 0
+        mask |= out[5 + q] << q
+    out[11] = 1 if best < R[PARAMS, WIN_GOLD] else 0
+    _note(S, log, L_END, mask, hands)
 
 
 @njit(cache=True)

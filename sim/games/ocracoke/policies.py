@@ -63,6 +63,7 @@ rules_leaf = njit(cache=True, _nrt=False, error_model="numpy", forceinline=True)
 
 BOTS = ("random", "naive", "counter")
 RANDOM, NAIVE, COUNTER = 0, 1, 2
+SEARCH = len(BOTS)  # the search bot (search.py): the index one past the scripted bots (GameSpec.policy_array)
 
 DECLARE, PEEK, SPY, SWAP, WAVE = 0, 1, 2, 3, 4
 ACTION_NAMES = ("declare", "正面交鋒 peek", "刺探軍情 spy", "輪番上陣 swap", "巨浪來襲 wave")

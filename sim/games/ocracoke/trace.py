@@ -6,7 +6,7 @@ import numpy as np
 
 from sim.core.game import Trace
 from sim.games.ocracoke import engine as E
-from sim.games.ocracoke.policies import ACTION_NAMES, HAND0, ISLAND0, PEEK, SPY, SWAP
+from sim.games.ocracoke.policies import ACTION_NAMES, DECLARE, HAND0, ISLAND0, PEEK, SPY, SWAP
 from sim.games.ocracoke.rules import OcracokeRules, card_name, card_values, dial_name
 
 LOG_ROWS = 50_000
@@ -21,6 +21,25 @@ def location_name(loc: int) -> str:
     return f"seat {q}'s hand" + (f" card {k}" if k else "")
 
 
+def move_name(act: int, x: int, y: int, z: int) -> str:
+    """A turn's move (policies.turn's choice format) in words."""
+    text = ACTION_NAMES[act]
+    if act == PEEK:
+        text += f" ship slots {x} and {y}"
+    elif act == SWAP:
+        text += f" hand card {z} with ship slot {x}" + (f" (kraken: takes slots {x} and {y})" if y >= 0 else "")
+    elif act not in (SPY, DECLARE):
+        text += f" hand card {z} → ship slot {x} → island slot {y} → hand"
+    return text
+
+
+def _candidate(a: int, b: int, c: int, d: int, e: int, f: int) -> str:
+    """One L_SEARCH row (search._log_candidates): the move, its mean win share over its rollouts."""
+    x, y, z = c % 8 - 1, (c // 8) % 8 - 1, c // 64
+    value = f"value {d / (12 * e):.3f} (n {e})" if e else "the only move (not searched)"
+    return f"    search, seat {a}: {'→' if f else ' '} {move_name(b, x, y, z)}: {value}"
+
+
 def _describe(row: np.ndarray, rules: OcracokeRules, values: np.ndarray) -> str | None:
     kind, a, b, c, d, e, f = (int(x) for x in row)
     card = lambda x: card_name(x, values)  # noqa: E731
@@ -29,14 +48,9 @@ def _describe(row: np.ndarray, rules: OcracokeRules, values: np.ndarray) -> str 
     if kind == E.L_DEAL:
         return f"  deal: {location_name(a)} ← {card(b)}"
     if kind == E.L_TURN:
-        text = f"round {b}, seat {a}: {ACTION_NAMES[c]}"
-        if c == PEEK:
-            text += f" ship slots {d} and {e}"
-        elif c == SWAP:
-            text += f" hand card {f} with ship slot {d}" + (f" (kraken: takes slots {d} and {e})" if e >= 0 else "")
-        elif c != SPY:
-            text += f" hand card {f} → ship slot {d} → island slot {e} → hand"
-        return text
+        return f"round {b}, seat {a}: {move_name(c, d, e, f)}"
+    if kind == E.L_SEARCH:
+        return _candidate(a, b, c, d, e, f)
     if kind == E.L_SEE:
         return f"    seat {a} sees {location_name(b)}: {card(c)}"
     if kind == E.L_LOOK:
