@@ -43,9 +43,9 @@ rules instead of 19 MB of floats, so the lookups stay in the processor's caches)
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from sim.core.bits import lowest_bit, popcount
+from sim.core.jit import njit
 from sim.core.rng import randbelow
 from sim.games.ocracoke.rules import GHOST, KRAKEN, MERMAID, N_CARDS, SUM_LIMIT
 
