@@ -26,11 +26,9 @@ meeting cards (columns in :mod:`.catalogue`); compiled code reads it as ``st[TB,
 from __future__ import annotations
 
 import numpy as np
-from numba import types
+from numba import njit, types
 from numba.core.extending import intrinsic
 from numba.np.arrayobj import populate_array
-
-from sim.core.jit import njit
 
 # Compiled rules and bots: cached, numpy's error model (no zero-divisor checks: every divisor is a
 # positive count), and without numba's reference counting. They never allocate (short lists live in
