@@ -4,9 +4,12 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install test report bench lint golden clean
+.PHONY: install test report bench first-hour lint golden clean
 
+# install also compiles every engine into numba's cache (once per machine and version of the sources;
+# a check of three marker files when already done), so the first command after it is fast
 install: $(STAMP)
+	$(BIN)/python -m sim.core.warm
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -14,14 +17,20 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev,cluster]' --config-settings editable_mode=compat
 	touch $(STAMP)
 
+# one test worker per core (pytest-xdist), each test file in one worker
+TEST := $(BIN)/python -m pytest -q -n auto --dist loadfile
+
 test: install
-	$(BIN)/python -m pytest -q
+	$(TEST)
 
 report: install
 	$(BIN)/sim report
 
 bench: install
 	$(BIN)/python scripts/bench.py
+
+first-hour:
+	$(PYTHON) scripts/first_hour.py
 
 lint: install
 	$(BIN)/ruff check sim tests scripts

@@ -16,7 +16,7 @@ except PackageNotFoundError:  # running from a source tree without installing
 __all__ = ["SimResult", "simulate", "__version__"]
 
 STALE_CACHE_S = 3600  # compiled code of other source versions is removed after an hour unused
-COMPILED_CORE = ("rng.py", "bits.py")  # the modules of sim/core whose functions the engines compile in
+COMPILED_CORE = ("rng.py", "bits.py", "jit.py")  # the modules of sim/core whose functions the engines compile in
 
 
 def _sources_digest(package: Path) -> str:

@@ -127,6 +127,7 @@ def trace_command(
 ) -> None:
     """Replay game INDEX of the run with seed SEED as a readable log."""
     from sim.core.runner import resolve_scenario
+    from sim.core.warm import ensure_compiled
 
     spec = get_game(game)
     scen = resolve_scenario(spec, scenario, tuple(set_ or ()), players)
@@ -134,6 +135,7 @@ def trace_command(
     draw_frames = spec.extras.get("trace_frames")
     if map_frames is not None and draw_frames is None:
         raise UserError(f"--map-frames: {spec.name} is not played on a map")
+    ensure_compiled(spec, scen.rules)
     trace = spec.trace(scen.rules, policy_ids, seed, index)
     for line in trace.lines:
         typer.echo(line)

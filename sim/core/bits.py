@@ -6,9 +6,11 @@ Both are single processor instructions where the processor has them (popcnt, tzc
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
+from numba import types
 from numba.core.extending import intrinsic
 from numba.cpython.unsafe.numbers import trailing_zeros
+
+from sim.core.jit import njit
 
 
 @intrinsic

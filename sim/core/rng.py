@@ -12,7 +12,8 @@ in a Python ``int`` would silently promote to float64).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from sim.core.jit import njit
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)

@@ -29,6 +29,7 @@ from sim.core.errors import UserError
 from sim.core.game import Chunk, GameSpec, Metric
 from sim.core.registry import get_game
 from sim.core.scenario import Scenario, load_scenario
+from sim.core.warm import ensure_compiled
 
 DEFAULT_CHUNK = 1 << 16
 
@@ -231,6 +232,7 @@ def simulate(
     out_str = str(out) if out is not None else None
     tasks = [(spec, scen.rules, policy, seed, start, count, keep_rows, out_str)
              for start, count in chunk_plan(n_games, size)]
+    ensure_compiled(spec, scen.rules)  # a cold cache: announced, compiled here once, not in every worker
 
     total = RunSummary()
     kept: list[tuple[int, Chunk]] = []

@@ -3,6 +3,8 @@ sensitivity, ladder, robust, report, drift (check / update / calibrate) and gold
 
 from __future__ import annotations
 
+import sys
+import time
 from pathlib import Path
 from typing import Annotated
 
@@ -208,7 +210,11 @@ def report_command(
         console.print(f"{rep.spec.name}: {rep.path} · {len(rep.pages)} pages · {rep.elapsed_s:.0f} s · widest "
                       f"headline interval ±{100 * widest:.2f} points{flag}")
 
-    _, overview, total = report(games_, out, games, analysis_games, ladder_games, seed, _jobs(jobs), done,
+    def step(text: str) -> None:
+        print(f"{time.perf_counter() - began:5.0f} s  {text}", file=sys.stderr, flush=True)
+
+    began = time.perf_counter()
+    _, overview, total = report(games_, out, games, analysis_games, ladder_games, seed, _jobs(jobs), done, step,
                                 robust_games)
     console.print(f"overview: {overview} · total {total / 60:.1f} min")
 

@@ -234,19 +234,34 @@ def _robust_pages(spec: GameSpec, result: Robustness | None, note: str):
 
 def game_report(game: str | GameSpec, out: Path, n_games: int = HEADLINE_GAMES, analysis_games: int = ANALYSIS_GAMES,
                 ladder_games: int = LADDER_GAMES, seed: int = 0, jobs: int = 1, scenario: str = "base",
-                robust_games: int = ROBUST_GAMES) -> GameReport:
-    """Run the analyses of one game and write ``out/<game>.pdf``."""
+                robust_games: int = ROBUST_GAMES, on_step: Callable[[str], None] | None = None
+                ) -> GameReport:
+    """Run the analyses of one game and write ``out/<game>.pdf``; ``on_step`` is told each step as it starts
+    (the analysis, then each page written)."""
     spec = resolve_game(game)
+    step = on_step or (lambda text: None)
     began = time.perf_counter()
     date = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
     scen = scenario_of(spec, scenario)
+    step(f"headline metrics: {n_games:,} games")
     headline = simulate(spec, scen, n_games, seed, jobs, progress=False)
     make_figures = spec.extras.get("report_figures")
+    if make_figures:
+        step("the game's own plots")
     game_figs = make_figures(scen, n_games, seed, jobs) if make_figures else []
-    variants = [compare(spec, scen, name, (), analysis_games, seed, jobs) for name in list_scenarios(spec.name)
-                if name != scen.name] if analysis_games else []
+    variants = []
+    for name in list_scenarios(spec.name) if analysis_games else []:
+        if name != scen.name:
+            step(f"scenario variant {name}: {analysis_games:,} paired games")
+            variants.append(compare(spec, scen, name, (), analysis_games, seed, jobs))
+    if analysis_games:
+        step(f"sensitivity tornado: {analysis_games:,} paired games per one-step move")
     tornado = sensitivity(spec, scen, n_games=analysis_games, seed=seed, jobs=jobs) if analysis_games else None
+    if ladder_games:
+        step(f"skill ladder: {ladder_games:,} games per matchup")
     lad = ladder(spec, scen, n_games=ladder_games, seed=seed, jobs=jobs) if ladder_games else None
+    if spec.search is not None:
+        step("stronger play: the search bot in each role")
     strong, strong_note = _robust_result(spec, scen, out, robust_games, seed, jobs)
     counts = {"headline metrics and the game's plots": f"{n_games:,} games",
               "sensitivity and scenario variants": f"{analysis_games:,} paired games per one-step move or variant"
@@ -274,7 +289,8 @@ def game_report(game: str | GameSpec, out: Path, n_games: int = HEADLINE_GAMES, 
         info = pdf.infodict()
         info["Title"] = f"{latin(spec.title)} balance report"
         info["Subject"] = f"toolkit {toolkit_version()}, seed {seed}"
-        for _, fig in pages:
+        for number, (title, fig) in enumerate(pages, 1):
+            step(f"writing page {number}/{len(pages)}: {title}")
             pdf.savefig(fig)
             plt.close(fig)
     return GameReport(spec, path, headline, tornado, lad, [t for t, _ in pages], time.perf_counter() - began,
@@ -326,15 +342,21 @@ def overview(reports: list[GameReport], out: Path, total_s: float) -> Path:
 
 def report(games: list[str | GameSpec] | None = None, out: Path = Path("reports"), n_games: int = HEADLINE_GAMES,
            analysis_games: int = ANALYSIS_GAMES, ladder_games: int = LADDER_GAMES, seed: int = 0,
-           jobs: int = 1, on_done: Callable[[GameReport], None] | None = None, robust_games: int = ROBUST_GAMES
+           jobs: int = 1, on_done: Callable[[GameReport], None] | None = None,
+           on_step: Callable[[str], None] | None = None, robust_games: int = ROBUST_GAMES
            ) -> tuple[list[GameReport], Path, float]:
-    """Every game's PDF (``on_done`` is told as each one is written), then the overview."""
+    """Every game's PDF (``on_done`` is told as each one is written, ``on_step`` each step as it starts,
+    prefixed with the game and its place in the run), then the overview."""
     specs = [resolve_game(g) for g in games] if games else list(registry.all_games().values())
     began = time.perf_counter()
     reports = []
-    for spec in specs:
+    for k, spec in enumerate(specs, 1):
+        def game_step(text: str, prefix: str = f"[{k}/{len(specs)}] {spec.name}: ") -> None:
+            if on_step is not None:
+                on_step(prefix + text)
+
         reports.append(game_report(spec, out, n_games, analysis_games, ladder_games, seed, jobs,
-                                   robust_games=robust_games))
+                                   robust_games=robust_games, on_step=game_step))
         if on_done is not None:
             on_done(reports[-1])
     total = time.perf_counter() - began

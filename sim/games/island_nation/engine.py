@@ -8,8 +8,8 @@ row ``(event, round, actor, a, b, c)``; actor 0 is the frogman, k + 1 is artille
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from sim.core.jit import njit
 from sim.core.rng import below, seed_stream
 from sim.games.island_nation.policies import (
     ARTILLERY_BOTS,

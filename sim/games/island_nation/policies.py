@@ -17,9 +17,9 @@ and breaks ties from one random starting candidate).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from sim.core.game import SearchBot
+from sim.core.jit import njit
 from sim.core.rng import below, uniform
 from sim.games.island_nation.state import (
     BULLETS,

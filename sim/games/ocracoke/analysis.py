@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import numpy as np
 import polars as pl
-from numba import njit
 
 from sim.core import stats
 from sim.core.game import Chunk, Metric
+from sim.core.jit import njit
 from sim.games.ocracoke.policies import BOTS
 from sim.games.ocracoke.rules import OcracokeRules
 

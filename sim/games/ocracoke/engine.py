@@ -33,8 +33,8 @@ bots' decisions in every information state one uint16 array ``T`` (policies.deci
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from sim.core.jit import njit
 from sim.core.rng import randbelow, seed_stream
 from sim.games.ocracoke import policies as bots
 from sim.games.ocracoke.policies import (

@@ -43,9 +43,9 @@ rules instead of 19 MB of floats, so the lookups stay in the processor's caches)
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from sim.core.bits import lowest_bit, popcount
+from sim.core.jit import njit
 from sim.core.rng import randbelow
 from sim.games.ocracoke.rules import GHOST, KRAKEN, MERMAID, N_CARDS, SUM_LIMIT
 
@@ -141,8 +141,10 @@ def build_tables(values, dial_lo, dial_hi, pay):
                     x += dist[rest, m - 1, s - v]
                 dist[u, m, s] = x
     cum = np.zeros((n_u, N_M, N_SUMS + 1), dtype=np.int64)  # cum[u, m, k]: subsets with sum < k - SHIFT
-    for s in range(N_SUMS):
-        cum[:, :, s + 1] = cum[:, :, s] + dist[:, :, s]
+    for u in range(n_u):  # element by element: a whole-slice assignment compiles numba's shape-error path (4 s)
+        for m in range(N_M):
+            for s in range(N_SUMS):
+                cum[u, m, s + 1] = cum[u, m, s] + dist[u, m, s]
     T = np.zeros((n_u, N_M, N_SUMS, N_COLUMNS), dtype=np.float32)
     n_dials = dial_lo.shape[0]
     for u in range(n_u):
