@@ -5,7 +5,8 @@ per core, the plain-Python reference in the same process, their ratio) and adds 
 speed-up of two jobs over one, compile time on a cold numba cache, and wall time of
 ``sim run GAME --games 1000`` on a warm cache. For Ocracoke it also plays 100M games over two
 jobs and reports the peak memory of the whole process tree; for Island Nation, the wall time of
-1M games over two jobs.
+1M games over two jobs. For every game with a search bot, ``search``: games per second per core with the
+search bot in one seat at its default budget, and its search decisions per second (scripts/bench_search.py).
 
     python scripts/bench.py [GAME ...] [--skip-huge]
 """
@@ -28,14 +29,20 @@ SPEEDUP_SECONDS = 8.0  # about this long on one job for the two-job speed-up (Oc
 SPEEDUP_RUNS = 5  # runs of each job count
 
 
+def _load(path: Path):
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def game_bench_modules() -> dict[str, object]:
-    modules = {}
-    for path in sorted((ROOT / "scripts").glob("bench_*.py")):
-        spec = importlib.util.spec_from_file_location(path.stem, path)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        modules[path.stem.removeprefix("bench_")] = module
-    return modules
+    """scripts/bench_<game>.py by game (bench_search.py is every game's search bot, timed apart)."""
+    return {path.stem.removeprefix("bench_"): _load(path) for path in sorted((ROOT / "scripts").glob("bench_*.py"))
+            if path.stem != "bench_search"}
+
+
+search_bench = _load(ROOT / "scripts" / "bench_search.py")
 
 
 def timed_run(args: list[str], env: dict[str, str] | None = None) -> float:
@@ -136,6 +143,7 @@ def main() -> None:
             figures["seconds_1m_games_2_jobs"] = million_games_two_jobs(game)
         if key == "ocracoke" and not args.skip_huge:
             figures["peak_memory_gib_100m"], figures["wall_s_100m"] = huge_run_peak_memory(game, 100_000_000)
+        figures["search"] = search_bench.bench_search([game]).get(game)  # one search seat, default budget
         figures["cpu"] = os.cpu_count()
         results[key] = figures
         for name, value in figures.items():

@@ -5,10 +5,6 @@ figure is the median of three passes, as for Ocracoke: a single pass of a few se
 +-10 % on a shared machine. Times are CPU
 seconds of this process (``time.process_time``), so other work on a shared machine does not count.
 
-The search bot (``search_*``): base scenario, one role searching at its default budget against the
-other role's strongest scripted bot, games and search decisions per CPU second (one pass of
-``SEARCH_GAMES`` games after a warm-up; a search game takes milliseconds, not microseconds).
-
     python scripts/bench_island_nation.py
 """
 
@@ -22,7 +18,6 @@ import numpy as np
 ENGINE_GAMES = 400_000
 ENGINE_PASSES = 3
 REFERENCE_GAMES = 300
-SEARCH_GAMES = 300
 
 
 def _rates(rules, policy, board) -> tuple[list[float], float]:
@@ -60,25 +55,6 @@ def bench() -> dict:
         figures[f"{prefix}reference_games_per_s"] = round(reference, 2)
         figures[f"{prefix}ratio_vs_reference"] = round(engine / reference, 1)
     figures["seconds_for_1m_games_one_core"] = round(1e6 / figures["games_per_s_per_core"], 2)
-    figures.update(_search_rates())
-    return figures
-
-
-def _search_rates() -> dict:
-    """Games and search decisions per CPU second with one role searching (default budget)."""
-    from sim.core.scenario import load_scenario
-    from sim.games.island_nation import GAME
-
-    rules = load_scenario(GAME.name, GAME.rules_model, "base", ["players=5"]).rules
-    figures: dict = {"search_games": SEARCH_GAMES}
-    for role in GAME.roles:
-        policy = GAME.policy_array(rules, {role: "search"})
-        GAME.play(rules, policy, 0, 0, 2)  # compile (or load the cache)
-        began = time.process_time()
-        chunk = GAME.play(rules, policy, 1, 0, SEARCH_GAMES)
-        seconds = time.process_time() - began
-        figures[f"search_{role}_games_per_s_per_core"] = round(SEARCH_GAMES / seconds, 1)
-        figures[f"search_{role}_decisions_per_s"] = round(int(chunk.games["search_decisions"].sum()) / seconds, 1)
     return figures
 
 

@@ -1,9 +1,7 @@
 """Ocracoke speed: full 4-player games per second on one core with `counter` bots at every seat, for the
 batch engine (1M games in runner-sized chunks, after a warm-up call; the median of three passes, as
 a single pass of about one second moves by +-10 % on a shared machine) and for the plain-Python
-reference measured in the same process; then the search bot (sim/games/ocracoke/search.py) at its default
-budget in seat 0 with counter elsewhere: games per second per core and searched decisions per second
-(SEARCH_GAMES games, after a warm-up call that compiles the search path). Times are CPU seconds of this process (``time.process_time``), so other
+reference measured in the same process. Times are CPU seconds of this process (``time.process_time``), so other
 work on a shared machine does not count (as for the other games).
 
     python scripts/bench_ocracoke.py
@@ -21,7 +19,6 @@ ENGINE_GAMES = 1_048_576
 ENGINE_PASSES = 3
 CHUNK = 1 << 16  # the runner's default chunk
 REFERENCE_GAMES = 3_000
-SEARCH_GAMES = 2_000
 
 
 def bench() -> dict:
@@ -50,14 +47,6 @@ def bench() -> dict:
         play_game(rules, bots, rng)
     reference_s = time.process_time() - began
 
-    searching = GAME.policy_array(rules, {"0": "search"})
-    for count in (20, SEARCH_GAMES):  # compile (or load) the search path, for each layout of the blocks handed to it
-        GAME.play(rules, searching, 0, 0, count)
-    began = time.process_time()
-    chunk = GAME.play(rules, searching, 1, 0, SEARCH_GAMES)
-    search_s = time.process_time() - began
-    decisions = int(chunk.games["search_decisions"].sum())
-
     engine_rate = ENGINE_GAMES / engine_s
     reference_rate = REFERENCE_GAMES / reference_s
     return {"games_per_s_per_core": round(engine_rate, 1), "reference_games_per_s": round(reference_rate, 1),
@@ -65,12 +54,7 @@ def bench() -> dict:
             "engine_passes": ENGINE_PASSES, "pass_games_per_s": [round(ENGINE_GAMES / s) for s in passes],
             "reference_games": REFERENCE_GAMES, "players": rules.players, "bots": "counter at every seat",
             "hands_per_game": round(hands / ENGINE_GAMES, 3),
-            "seconds_for_1m_games_one_core": round(1e6 / engine_rate, 2),
-            "search_seat_0_games_per_s_per_core": round(SEARCH_GAMES / search_s, 1),
-            "search_decisions_per_s": round(decisions / search_s, 1),
-            "search_decisions_per_game": round(decisions / SEARCH_GAMES, 3),
-            "search_budget": GAME.policy_names(searching)["0"] + " " + str(GAME.search.defaults),
-            "numpy": np.__version__}
+            "seconds_for_1m_games_one_core": round(1e6 / engine_rate, 2), "numpy": np.__version__}
 
 
 if __name__ == "__main__":

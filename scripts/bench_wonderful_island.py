@@ -2,8 +2,7 @@
 (`partisan` for blue and green, `politician` for politicians), for the batch engine (runner-sized
 chunks, after a warm-up call; the median of three passes, as for Ocracoke: a single pass of a few
 seconds moves by +-10 % on a shared machine) and for the plain-Python reference with the same bots, measured in
-the same process; then games and searched venues per second with ``politician=search`` at its default
-budget. Times are CPU seconds of this process (``time.process_time``), so other work on
+the same process. Times are CPU seconds of this process (``time.process_time``), so other work on
 a shared machine does not count.
 
     python scripts/bench_wonderful_island.py
@@ -18,7 +17,6 @@ ENGINE_GAMES = 200_000
 ENGINE_PASSES = 3
 CHUNK = 1 << 16  # the runner's default chunk
 REFERENCE_GAMES = 1_500
-SEARCH_GAMES = 400  # with politician=search at its default budget (search.py)
 
 
 def bench() -> dict:
@@ -44,12 +42,6 @@ def bench() -> dict:
     play_many(rules, bots, 1, REFERENCE_GAMES)
     reference_s = time.process_time() - began
 
-    searching = GAME.policy_array(rules, {"politician": "search"})
-    GAME.play(rules, searching, 0, 0, 2)  # compile the search path (or load the cache)
-    began = time.process_time()
-    searched = int(GAME.play(rules, searching, 1, 0, SEARCH_GAMES).games["search_decisions"].sum())
-    search_s = time.process_time() - began
-
     engine_rate = ENGINE_GAMES / engine_s
     reference_rate = REFERENCE_GAMES / reference_s
     return {"games_per_s_per_core": round(engine_rate, 1), "reference_games_per_s": round(reference_rate, 1),
@@ -57,10 +49,7 @@ def bench() -> dict:
             "engine_passes": ENGINE_PASSES, "pass_games_per_s": [round(ENGINE_GAMES / s) for s in passes],
             "reference_games": REFERENCE_GAMES, "players": rules.players,
             "bots": ", ".join(f"{k}={v}" for k, v in bots.items()),
-            "rounds_per_game": round(rounds / ENGINE_GAMES, 3),
-            "search_games_per_s_per_core": round(SEARCH_GAMES / search_s, 1),
-            "search_decisions_per_s": round(searched / search_s, 1), "search_games": SEARCH_GAMES,
-            "search_bots": ", ".join(f"{k}={v}" for k, v in GAME.policy_names(searching).items())}
+            "rounds_per_game": round(rounds / ENGINE_GAMES, 3)}
 
 
 if __name__ == "__main__":
