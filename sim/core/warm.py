@@ -24,10 +24,9 @@ from pydantic import BaseModel
 
 from sim.core.game import GameSpec
 
-# Cold compile of each engine on the project's 2-core machine, for the announcement: the record's wall
-# times (37 / 53 / 49 s, README) scaled by the CPU-time cuts measured with scripts/compile_profile.py;
-# `make first-hour` measures them (compile_s in reports/bench.json). Other games: no estimate.
-COMPILE_S = {"ocracoke": 20, "island-nation": 35, "wonderful-island": 45}
+# Cold compile of each engine on the project's 2-core machine, for the announcement: compile_s of
+# `make bench` (reports/bench.json, 2026-12-02, no other load). Other games: no estimate.
+COMPILE_S = {"ocracoke": 16, "island-nation": 35, "wonderful-island": 43}
 
 
 def display_name(spec: GameSpec) -> str:
