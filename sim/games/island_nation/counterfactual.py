@@ -14,8 +14,8 @@ that turn and the rest of the game from the copy, on the copied random stream:
 Each alternative's value is its frogman win rate minus the default's over its own eligible games
 (a paired difference). The frogman's item use happens inside ``engine.frogman_opens`` and its mine
 inside ``frogman_closes``; both are forced here from outside the engine (cards taken from the hand,
-the mine count held at 0 during the turn, or the mine placed after the turn closes, which comes
-before nothing that reads it), so the engine's game stream is untouched. Not forced: *when* an item
+the mine count held at 0 during the turn, or the mine placed once the turn has closed: nothing later
+in the closing reads it), so the engine itself and its game stream are untouched. Not forced: *when* an item
 is used (the ghost uses every usable item at once, IN-CARD-2, so "later" would need the engine's
 item loop split) and draws (IN-CARD-1).
 

@@ -7,8 +7,8 @@ a bot could get wrong except by contract (every returned action is legal).
 Frogman: 0 ``random`` (random legal actions), 1 ``runner`` (heads for an unguarded evac point in
 time, keeps up to SAFE road steps away from artillery), 2 ``ghost`` (a runner that also keeps the
 public set large, moves the most it can in bottle turns, shoots only for a kill that leaks little,
-mines where artillery will walk). Artillery: 0 ``random``, 1 ``patrol`` (guards the evac points nearest the public set,
-shoots lines through it), 2 ``hunter`` (moves to cover the public set, shoots the line with the
+mines where artillery will walk). Artillery: 0 ``random``, 1 ``patrol`` (guards the evac points
+nearest the public set, shoots lines through it), 2 ``hunter`` (moves to cover the public set, shoots the line with the
 most possible points, catches when the set is one point or the odds pay, spreads out; it picks
 its goal once a turn and walks there, re-planning only when the public set or its shot changes,
 and breaks ties from one random starting candidate).
@@ -156,8 +156,8 @@ def _goal_distance(T, st, q, m0, m1):
 def _place_score(T, P, st, q, steps_left, m0, m1):
     """How good it is for a runner to stand on q with ``steps_left`` steps of this turn to go. Before
     the window (IN-WIN-F1) distance from the artillery counts up to SAFE road steps only: an artillery
-    reaches a catch (IN-CATCH-1) or a shot line (IN-SHOOT-3) within its 3 action points (IN-TURN-2);
-    the searching frogman took the nearer of two such points against the ghost (docs/search.md)."""
+    reaches a catch (IN-CATCH-1) or a shot line (IN-SHOOT-3) within its 3 action points (IN-TURN-2),
+    and the search's rollouts found no value in more (docs/search.md, Island Nation)."""
     r = st.g[ROUND]
     goal = _goal_distance(T, st, q, m0, m1)
     safety = _threat(st, q)
