@@ -8,10 +8,10 @@ Frogman: 0 ``random`` (random legal actions), 1 ``runner`` (heads for an unguard
 time, keeps up to SAFE road steps away from artillery), 2 ``ghost`` (a runner that also keeps the
 public set large, moves the most it can in bottle turns, shoots only for a kill that leaks little,
 mines where artillery will walk). Artillery: 0 ``random``, 1 ``patrol`` (guards the evac points
-nearest the public set, shoots lines through it), 2 ``hunter`` (moves to cover the public set, shoots the line with the
-most possible points, catches when the set is one point or the odds pay, spreads out; it picks
-its goal once a turn and walks there, re-planning only when the public set or its shot changes,
-and breaks ties from one random starting candidate).
+nearest the public set, shoots lines through it), 2 ``hunter`` (moves to cover the public set,
+shoots the line with the most possible points, catches when the set is one point or the odds pay,
+spreads out; it picks its goal once a turn and walks there, re-planning only when the public set
+or its shot changes, and breaks ties from one random starting candidate).
 """
 
 from __future__ import annotations
