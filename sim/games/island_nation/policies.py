@@ -5,13 +5,13 @@ The frogman sees everything; the artillery see the board, each other, and the pu
 a bot could get wrong except by contract (every returned action is legal).
 
 Frogman: 0 ``random`` (random legal actions), 1 ``runner`` (heads for an unguarded evac point in
-time, keeps away from artillery), 2 ``ghost`` (a runner that also keeps the public set large, moves
-the most it can in bottle turns, shoots only for a kill that leaks little, mines where artillery
-will walk). Artillery: 0 ``random``, 1 ``patrol`` (guards the evac points nearest the public set,
-shoots lines through it), 2 ``hunter`` (moves to cover the public set, shoots the line with the
-most possible points, catches when the set is one point or the odds pay, spreads out; it picks
-its goal once a turn and walks there, re-planning only when the public set or its shot changes,
-and breaks ties from one random starting candidate).
+time, keeps up to SAFE road steps away from artillery), 2 ``ghost`` (a runner that also keeps the
+public set large, moves the most it can in bottle turns, shoots only for a kill that leaks little,
+mines where artillery will walk). Artillery: 0 ``random``, 1 ``patrol`` (guards the evac points
+nearest the public set, shoots lines through it), 2 ``hunter`` (moves to cover the public set,
+shoots the line with the most possible points, catches when the set is one point or the odds pay,
+spreads out; it picks its goal once a turn and walks there, re-planning only when the public set
+or its shot changes, and breaks ties from one random starting candidate).
 """
 
 from __future__ import annotations
@@ -62,6 +62,7 @@ SEARCH = SearchBot(options=(("rollouts", 16, "rollouts (sampled worlds) per cand
 RUNNER, GHOST = 1, 2
 PATROL, HUNTER = 1, 2
 FAR = 6  # road distance beyond which an artillery is no threat this round
+SAFE = 3  # road steps from the nearest artillery beyond which the runners value no more distance
 WEIGHED_SET = 24  # public sets up to this size: the hunter scores only the candidates weighing them
 
 
@@ -153,7 +154,10 @@ def _goal_distance(T, st, q, m0, m1):
 
 @njit(**INLINE)
 def _place_score(T, P, st, q, steps_left, m0, m1):
-    """How good it is for a runner to stand on q with ``steps_left`` steps of this turn to go."""
+    """How good it is for a runner to stand on q with ``steps_left`` steps of this turn to go. Before
+    the window (IN-WIN-F1) distance from the artillery counts up to SAFE road steps only: an artillery
+    reaches a catch (IN-CATCH-1) or a shot line (IN-SHOOT-3) within its 3 action points (IN-TURN-2),
+    and the search's rollouts found no value in more (docs/search.md, Island Nation)."""
     r = st.g[ROUND]
     goal = _goal_distance(T, st, q, m0, m1)
     safety = _threat(st, q)
@@ -161,7 +165,7 @@ def _place_score(T, P, st, q, steps_left, m0, m1):
         return -2.0 * goal + 0.5 * min(safety, 3)
     allowance = P.ap * (P.evac_from - r) + steps_left
     late = max(0, goal - allowance)
-    return 1.0 * safety - 3.0 * late
+    return 1.0 * min(safety, SAFE) - 3.0 * late
 
 
 @njit(**INLINE)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from sim.games.island_nation.board import Board
 
 FAR = 6
+SAFE = 3  # policies.SAFE: distance from artillery counts up to 3 road steps before the window
 ROUNDS = 10
 REASONS = ("escape", "all artillery dead", "catch", "shot", "time")
 FROGMAN_BOTS = ("random", "runner", "ghost")
@@ -357,7 +358,7 @@ class Game:
         if self.in_window():
             return -2.0 * goal + 0.5 * min(safety, 3)
         allowance = self.rules.action_points * (self.rules.evac_from - self.round) + steps_left
-        return 1.0 * safety - 3.0 * max(0, goal - allowance)
+        return 1.0 * min(safety, SAFE) - 3.0 * max(0, goal - allowance)
 
     def choose_frogman_shot(self) -> int | None:
         if self.frogman_bullets <= 0:
