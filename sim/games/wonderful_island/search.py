@@ -1,13 +1,17 @@
-"""The search bot of The Wonderful Island: determinised Monte Carlo search at the venue choice.
+"""The search bot of The Wonderful Island: determinised Monte Carlo search at the venue choice and
+at a turn plan.
 
-At each campaign turn of a seat whose role plays ``search``, the candidate's venue (WI-ROUND-3) is
-chosen by sampling. ``rollouts`` times, the part of the game the seat cannot see is drawn anew,
-consistently with what it may know (``determinise``); from that one sample and one random stream,
-each of the six venues is played to the end of the game by the scripted bots (``rollout``, the
-game's own compiled rules). The venue whose rollouts the seat's side won most often is taken (its
-camp's election for blue and green, its own win for a politician: S_WON of the seat); on a tie the
-seat's scripted pick stands. Every other choice of the seat (cards, targets, votes) is its
-role's default scripted bot's.
+Before each campaign turn, every seat whose role plays ``search`` and that can act takes one decision:
+the candidate its venue (WI-ROUND-3), every other such seat its plan for this campaign turn (option
+``plans``): play its cards as its scripted bot would, or hold them all (no support, obstruction or
+strategy card, WI-TURN-3/6). ``rollouts`` times, the part of the game the seat cannot see is drawn
+anew, consistently with what it may know (``determinise``); from that one sample and one random
+stream, each candidate (venue or plan) is played to the end of the game by the scripted bots
+(``rollout``, the game's own compiled rules). The candidate whose rollouts the seat's side won most
+often is taken (its camp's election for blue and green, its own win for a politician: S_WON of the
+seat); on a tie the scripted choice stands. Inside a campaign turn every choice of the seat (cards,
+targets, votes) is its role's default scripted bot's, held back as a whole under the hold plan (the
+seat column S_PLAN, which the policies read).
 
 What the seat may know and keeps: its own camp, character, hand, meeting cards and beliefs, the
 camps it has seen (``S_KNOWN``), and everything public (votes, iron, subpoenas, jail, hospital,
@@ -19,9 +23,10 @@ players they have seen), the other players' hands and meeting cards (reshuffled 
 meeting piles, hand sizes kept), and the game's random stream.
 
 The search draws from its own stream, fixed by (seed, game, seat, campaign turn) through
-sim.core.rng's SplitMix64 mixing, never from the game's: a run stays bit-identical for any chunking,
-job count and backend. It is compiled apart from the ordinary batch (``search_batch`` is called only
-when a role plays search), and rollouts run ``rollout``, which has no search in it: no recursion.
+sim.core.rng's SplitMix64 mixing, never from the game's (a seat takes one decision per campaign
+turn): a run stays bit-identical for any chunking, job count and backend. It is compiled apart from
+the ordinary batch (``search_batch`` is called only when a role plays search), and rollouts run
+``rollout``, which has no search in it: no recursion.
 """
 
 from __future__ import annotations
@@ -91,7 +96,7 @@ KINDS = 64  # card and meeting kinds are below 63 (catalogue.MAX_CARD_KINDS)
 SEARCH_SALT = np.uint64(0x6A09E667F3BCC909)
 SEAT_SALT = np.uint64(0xBB67AE8584CAA73B)
 TURN_SALT = np.uint64(0x3C6EF372FE94F82B)
-# the work array: camp cards left, unseen seats, kind counts, a pool to shuffle, venue wins
+# the work array: camp cards left, unseen seats, kind counts, a pool to shuffle, candidates' wins, plans
 W_LEFT, W_SEATS, W_COUNT, W_POOL, W_WINS, W_PLAN = 0, 4, 16, 80, 216, 224
 WORK = W_PLAN + 8
 
@@ -422,7 +427,7 @@ def search_batch(seed, start, count, deck0, mdeck0, bots, searching, budget, pla
 
 # ----------------------------------------------------------------------------------------- the game's hooks
 def split_policy(policy: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """(scripted bot per camp, whether the camp searches, its rollouts, whether it searches turn plans): a
+    """(scripted bot per camp, whether the camp searches, its rollouts, its turn plans): a
     searching role's choices inside a campaign turn (which card, whom to target, votes) are its default
     scripted bot's. A policy of the bot indexes alone takes the default options."""
     from sim.games.wonderful_island import GAME
@@ -484,7 +489,7 @@ def describe(rules, log: np.ndarray) -> list[str]:
 
 
 def trace(rules, policy: np.ndarray, seed: int, index: int) -> Trace:
-    """GameSpec.trace: one game, with each searched venue's candidates when a role plays search."""
+    """GameSpec.trace: one game, with each searched decision's candidates when a role plays search."""
     searching = split_policy(policy)[1]
     if not searching.any():
         return analysis.trace(rules, policy, seed, index)
