@@ -47,6 +47,13 @@ class Game:
                                      self.index, np.zeros((6, 3, 3), dtype=np.int64))
         return int(best), work[search.W_WINS:search.W_WINS + 6].tolist()
 
+    def plan(self, c: int, s: int, rollouts: int = 12) -> tuple[int, list[int]]:
+        work = np.zeros(search.WORK, dtype=np.int64)
+        best = search.searched_plan(self.sp, c, s, 1, rollouts, DEFAULT_BOTS, self.world.ctypes.data,
+                                    self.roll.ctypes.data, np.zeros(4, dtype=np.uint64), work, np.uint64(self.seed),
+                                    self.index, np.zeros((6, 3, 3), dtype=np.int64))
+        return int(best), work[search.W_WINS:search.W_WINS + search.PLANS].tolist()
+
     def row(self) -> np.ndarray:
         cols = np.empty((engine.O_SIZE, 1), dtype=np.int64)
         engine.record(self.sp, cols, 0)
@@ -126,6 +133,46 @@ def test_search_sees_only_its_seats_information(seed):
     assert own.search(s)[1] != g.search(s)[1]
 
 
+@pytest.mark.parametrize("seed", [5, 6, 7])
+def test_plan_search_sees_only_its_seats_information(seed):
+    """The turn-plan decision of a seat that is not the candidate: the same estimates and plan for two
+    states that differ only in what the seat cannot see (another player's camp and hand, the candidate's
+    hand included); a card of its own hand changes the estimates."""
+    g = _mid_game(seed=seed)
+    s = next(p for p in range(4, 6) if g.seat(p, S.S_JAILED) == 0)
+    c = next(p for p in range(6) if p != s and g.seat(p, S.S_JAILED) == 0 and g.seat(p, S.S_HOSP) < 0)
+    v = _hidden_variant(g, s)
+    assert g.plan(c, s, 40) == v.plan(c, s, 40)
+    own = _hidden_variant(g, s)
+    k = own.st[S.HAND + s, 0]
+    j = next(i for i in range(own.st[0, S.G_DECK_N]) if own.st[S.PILES + S.PILE_DECK, i] != k)
+    own.st[S.HAND + s, 0], own.st[S.PILES + S.PILE_DECK, j] = own.st[S.PILES + S.PILE_DECK, j], k
+    assert own.plan(c, s, 40)[1] != g.plan(c, s, 40)[1]
+
+
+def _plays_by(log: np.ndarray, s: int) -> int:
+    events = log.reshape(-1, 4)
+    return int((np.isin(events[:, 0], [S.E_PLAY, S.E_REACT]) & (events[:, 1] == s)).sum())
+
+
+def test_hold_plan_plays_no_card_and_scripted_plan_is_the_bot():
+    """PLAN_HOLD: the seat plays no support, obstruction or strategy card in the campaign turn (WI-TURN-3,
+    WI-TURN-6 left unused); PLAN_SCRIPTED (S_PLAN 0) plays the turn exactly as the engine does."""
+    held = scripted = 0
+    for index in range(20):
+        g = Game(6, 11, index)
+        h = Game(6, 11, index)
+        h.st[S.SEAT + 3, S.S_PLAN] = S.PLAN_HOLD
+        for c in (0, 1, 2):
+            if g.st[0, S.G_ENDED] == 0 and g.seat(c, S.S_JAILED) == 0 and g.seat(c, S.S_HOSP) < 0:
+                g.campaign(c)
+            if h.st[0, S.G_ENDED] == 0 and h.seat(c, S.S_JAILED) == 0 and h.seat(c, S.S_HOSP) < 0:
+                h.campaign(c)
+        scripted += _plays_by(g.st[g.st[S.TB, S.R_LOG0]:], 3)
+        held += _plays_by(h.st[h.st[S.TB, S.R_LOG0]:], 3)
+    assert held == 0 and scripted > 0
+
+
 def test_search_leaves_the_game_untouched():
     """The search plays on copies: the game's state and its random stream are as before (only the
     trace log grows by one event per venue)."""
@@ -137,6 +184,11 @@ def test_search_leaves_the_game_untouched():
     after[0, S.G_LOG_N] = before[0, S.G_LOG_N]
     assert np.array_equal(before, after)
     assert g.st[0, S.G_LOG_N] == logged + 6
+    g.plan(0, 4)
+    after = g.st[:S.TB].copy()
+    after[0, S.G_LOG_N] = before[0, S.G_LOG_N]
+    assert np.array_equal(before, after)
+    assert g.st[0, S.G_LOG_N] == logged + 6 + search.PLANS
 
 
 def test_a_sample_is_consistent_with_what_the_seat_knows():
@@ -208,9 +260,13 @@ def test_search_decisions_column_only_when_a_role_searches():
     searched = GAME.play(r, GAME.policy_array(r, {"green": "search:rollouts=1"}), 1, 0, 20)
     assert "search_decisions" not in plain.games
     assert searched.games["search_decisions"].dtype == np.int64
-    # one search per green campaign turn: at most the turns played
+    # per campaign turn one decision per green seat (its venue as the candidate, else its plan)
+    greens = r.camps()[1]
     assert searched.games["search_decisions"].sum() > 0
-    assert (searched.games["search_decisions"] <= searched.games["campaign_turns"]).all()
+    assert (searched.games["search_decisions"] <= greens * searched.games["campaign_turns"]).all()
+    venues = GAME.play(r, GAME.policy_array(r, {"green": "search:rollouts=1,plans=1"}), 1, 0, 20)
+    assert (venues.games["search_decisions"] <= venues.games["campaign_turns"]).all()
+    assert venues.games["search_decisions"].sum() < searched.games["search_decisions"].sum()
     short = GAME.play(r, np.array([2, 1, 2]), 1, 0, 20)  # bot indexes alone: the default budget
     assert short.games["search_decisions"].sum() > 0
 
@@ -220,8 +276,11 @@ def test_trace_shows_each_candidate_value_and_n():
     policy = GAME.policy_array(r, {"politician": "search:rollouts=2"})
     trace = GAME.trace(r, policy, 3, 2)
     lines = [line for line in trace.lines if line.strip().startswith("search seat")]
+    plans = [line for line in lines if "plan:" in line]
+    venues = len(lines) - len(plans)
     decisions = int(trace.chunk.games["search_decisions"][0])
-    assert decisions > 0 and len(lines) == 6 * decisions
+    assert venues > 0 and plans and venues % 6 == 0 and len(plans) % search.PLANS == 0
+    assert venues // 6 + len(plans) // search.PLANS == decisions
     assert all("value" in line and "of n=2)" in line for line in lines)
     row = GAME.play(r, policy, 3, 2, 1).games
     for name, column in trace.chunk.games.items():

@@ -39,6 +39,7 @@ from sim.games.wonderful_island.state import (
     P_PEEK,
     P_SUBPOENA,
     P_VOTES,
+    PLAN_HOLD,
     POACHING,
     R_DEB_WALK,
     R_GRASS,
@@ -52,6 +53,7 @@ from sim.games.wonderful_island.state import (
     S_IRON,
     S_JAILED,
     S_KNOWN,
+    S_PLAN,
     S_SIDE,
     S_SUBP,
     S_SUSPECTS,
@@ -263,8 +265,8 @@ def action_card_target(sp, p, k, target_kind):
         if target_kind == TG_SELF:
             return p
         return random_other(sp, p, n, False)
-    if goal(sp, p) == W_HAND and prim != P_DRAW:
-        return -1  # hoard
+    if goal(sp, p) == W_HAND and prim != P_DRAW or st[SEAT + p, S_PLAN] == PLAN_HOLD:
+        return -1  # hoard, or the search's plan holds the cards this turn
     if target_kind == TG_SELF:
         return p if self_benefit(sp, p, prim, st[TB + CARD0 + k, C_P1 + 1]) else -1
     if prim == P_PEEK:
@@ -279,7 +281,7 @@ def slot_card_wanted(sp, p, k):
     c = st[0, G_CAND]
     if st[SEAT + p, S_BOT] == BOT_RANDOM:
         return coin(sp)
-    if goal(sp, p) == W_HAND:
+    if goal(sp, p) == W_HAND or st[SEAT + p, S_PLAN] == PLAN_HOLD:
         return False
     if st[TB + CARD0 + k, C_TYPE] == SUPPORT:
         return is_ally(sp, p, c)
@@ -338,6 +340,8 @@ def reactive_wanted(sp, p, k, has_support, has_obstruction):
         return False
     if st[SEAT + p, S_BOT] == BOT_RANDOM:
         return coin(sp)
+    if st[SEAT + p, S_PLAN] == PLAN_HOLD:
+        return False
     if tgt == TG_VENUE_OBSTRUCTION:  # remove an obstruction: helps the candidate
         return is_ally(sp, p, c)
     return is_rival(sp, p, c)

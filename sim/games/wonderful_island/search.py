@@ -1,13 +1,17 @@
-"""The search bot of The Wonderful Island: determinised Monte Carlo search at the venue choice.
+"""The search bot of The Wonderful Island: determinised Monte Carlo search at the venue choice and
+at a turn plan.
 
-At each campaign turn of a seat whose role plays ``search``, the candidate's venue (WI-ROUND-3) is
-chosen by sampling. ``rollouts`` times, the part of the game the seat cannot see is drawn anew,
-consistently with what it may know (``determinise``); from that one sample and one random stream,
-each of the six venues is played to the end of the game by the scripted bots (``rollout``, the
-game's own compiled rules). The venue whose rollouts the seat's side won most often is taken (its
-camp's election for blue and green, its own win for a politician: S_WON of the seat); on a tie the
-seat's scripted pick stands. Every other choice of the seat (cards, targets, votes) is its
-role's default scripted bot's.
+Before each campaign turn, every seat whose role plays ``search`` and that can act takes one decision:
+the candidate its venue (WI-ROUND-3), every other such seat its plan for this campaign turn (option
+``plans``): play its cards as its scripted bot would, or hold them all (no support, obstruction or
+strategy card, WI-TURN-3/6). ``rollouts`` times, the part of the game the seat cannot see is drawn
+anew, consistently with what it may know (``determinise``); from that one sample and one random
+stream, each candidate (venue or plan) is played to the end of the game by the scripted bots
+(``rollout``, the game's own compiled rules). The candidate whose rollouts the seat's side won most
+often is taken (its camp's election for blue and green, its own win for a politician: S_WON of the
+seat); on a tie the scripted choice stands. Inside a campaign turn every choice of the seat (cards,
+targets, votes) is its role's default scripted bot's, held back as a whole under the hold plan (the
+seat column S_PLAN, which the policies read).
 
 What the seat may know and keeps: its own camp, character, hand, meeting cards and beliefs, the
 camps it has seen (``S_KNOWN``), and everything public (votes, iron, subpoenas, jail, hospital,
@@ -19,9 +23,10 @@ players they have seen), the other players' hands and meeting cards (reshuffled 
 meeting piles, hand sizes kept), and the game's random stream.
 
 The search draws from its own stream, fixed by (seed, game, seat, campaign turn) through
-sim.core.rng's SplitMix64 mixing, never from the game's: a run stays bit-identical for any chunking,
-job count and backend. It is compiled apart from the ordinary batch (``search_batch`` is called only
-when a role plays search), and rollouts run ``rollout``, which has no search in it: no recursion.
+sim.core.rng's SplitMix64 mixing, never from the game's (a seat takes one decision per campaign
+turn): a run stays bit-identical for any chunking, job count and backend. It is compiled apart from
+the ordinary batch (``search_batch`` is called only when a role plays search), and rollouts run
+``rollout``, which has no search in it: no recursion.
 """
 
 from __future__ import annotations
@@ -50,6 +55,7 @@ from sim.games.wonderful_island.state import (
     PILE_DECK,
     PILE_MDECK,
     PILES,
+    PLAN_SCRIPTED,
     POLITICIAN,
     R_BLUE,
     R_LOG0,
@@ -62,6 +68,7 @@ from sim.games.wonderful_island.state import (
     S_JAILED,
     S_KNOWN,
     S_MEET_N,
+    S_PLAN,
     S_SIDE,
     S_WON,
     SEAT,
@@ -76,17 +83,22 @@ from sim.games.wonderful_island.state import (
 )
 
 SEARCH_BOT = SearchBot(options=(
-    ("rollouts", 16, "hidden-state samples per venue choice; each plays all six venues to the end"),
+    ("rollouts", 16, "hidden-state samples per decision; each plays every candidate to the end"),
+    ("plans", 2, "turn plans weighed at every other player's campaign turn: 2 (play cards as scripted, or "
+                 "hold them), 1 (the scripted play: the venue only is searched)"),
 ))
 E_SEARCH = np.int64(90)  # trace event: (seat * 8 + venue, rollouts won, rollouts)
+E_PLAN = np.int64(91)  # trace event: (seat * 8 + plan, rollouts won, rollouts)
+PLANS = 2  # PLAN_SCRIPTED, PLAN_HOLD (state.py)
+PLAN_NAMES = ("play cards as scripted", "hold cards")
 KINDS = 64  # card and meeting kinds are below 63 (catalogue.MAX_CARD_KINDS)
 # the search stream's tags (SHA-256 initial words): seat and campaign turn mixed into the game's key
 SEARCH_SALT = np.uint64(0x6A09E667F3BCC909)
 SEAT_SALT = np.uint64(0xBB67AE8584CAA73B)
 TURN_SALT = np.uint64(0x3C6EF372FE94F82B)
-# the work array: camp cards left, unseen seats, kind counts, a pool to shuffle, venue wins
-W_LEFT, W_SEATS, W_COUNT, W_POOL, W_WINS = 0, 4, 16, 80, 216
-WORK = W_WINS + 8
+# the work array: camp cards left, unseen seats, kind counts, a pool to shuffle, candidates' wins, plans
+W_LEFT, W_SEATS, W_COUNT, W_POOL, W_WINS, W_PLAN = 0, 4, 16, 80, 216, 224
+WORK = W_PLAN + 8
 
 
 # ----------------------------------------------------------------------------------------- the stream
@@ -312,10 +324,64 @@ def searched_venue(sp, c, r, rollouts, bots, wsp, rsp, key, work, seed, index, r
 
 
 @compiled
-def play_searched(sp, deck0, mdeck0, bots, searching, budget, vstats, wsp, rsp, key, work, seed, index,
+def searched_plan(sp, c, s, r, rollouts, bots, wsp, rsp, key, work, seed, index, rvstats):
+    """Seat s's plan for seat c's campaign turn at round r (s is not the candidate): play its cards as
+    its scripted bot would (PLAN_SCRIPTED) or hold them all this turn (PLAN_HOLD); the plan whose
+    rollouts its side won more often, the scripted play on ties. The decision is taken before the
+    candidate's venue is known (the candidate picks from a hand s cannot see). Writes one trace event
+    per plan (E_PLAN)."""
+    roll = state_at(rsp)
+    seed_search(key, seed, index, s, state_at(sp)[0, G_TURN] + 1)
+    for plan in range(PLANS):
+        work[W_WINS + plan] = 0
+    for _ in range(rollouts):
+        copy_game(sp, wsp)
+        determinise(wsp, s, bots, key, work)
+        for plan in range(PLANS):
+            copy_game(wsp, rsp)
+            roll[SEAT + s, S_PLAN] = plan
+            campaign(rsp, c, rvstats, -1)
+            roll[SEAT + s, S_PLAN] = PLAN_SCRIPTED
+            rollout(rsp, r, c + 1, rvstats)
+            work[W_WINS + plan] += roll[SEAT + s, S_WON]
+    best = PLAN_SCRIPTED
+    for plan in range(PLANS):
+        if work[W_WINS + plan] > work[W_WINS + best]:
+            best = plan
+        engine.log_event(sp, E_PLAN, s * 8 + plan, work[W_WINS + plan], rollouts)
+    return best
+
+
+@compiled
+def searched_turn(sp, c, r, bots, searching, budget, plans, wsp, rsp, key, work, seed, index, rvstats):
+    """The searched decisions before seat c's campaign turn: c's venue if its camp searches (-1: the
+    scripted pick), and the plan of every other searching seat that can act (written to its S_PLAN,
+    after all of them are chosen: no seat's choice reads another's). Returns (venue, decisions)."""
+    st = state_at(sp)
+    n = st[0, G_N]
+    venue, decisions = -1, 0
+    if searching[st[SEAT + c, S_CAMP]] != 0:
+        venue = searched_venue(sp, c, r, budget[st[SEAT + c, S_CAMP]], bots, wsp, rsp, key, work, seed, index,
+                               rvstats)
+        decisions += 1
+    for s in range(n):
+        work[W_PLAN + s] = PLAN_SCRIPTED
+        camp = st[SEAT + s, S_CAMP]
+        if s != c and searching[camp] != 0 and plans[camp] > 1 and st[SEAT + s, S_JAILED] == 0 and (
+                st[SEAT + s, S_HOSP] < 0):
+            work[W_PLAN + s] = searched_plan(sp, c, s, r, budget[camp], bots, wsp, rsp, key, work, seed, index,
+                                             rvstats)
+            decisions += 1
+    for s in range(n):
+        st[SEAT + s, S_PLAN] = work[W_PLAN + s]
+    return venue, decisions
+
+
+@compiled
+def play_searched(sp, deck0, mdeck0, bots, searching, budget, plans, vstats, wsp, rsp, key, work, seed, index,
                   rvstats):
-    """One whole game as engine.play_game, the venues of seats whose camp searches chosen by
-    ``searched_venue``; returns how many venues were searched."""
+    """One whole game as engine.play_game, the decisions of seats whose camp searches taken by
+    ``searched_turn``; returns how many decisions were searched."""
     st = state_at(sp)
     engine.setup(sp, deck0, mdeck0, bots)
     n = st[0, G_N]
@@ -331,12 +397,12 @@ def play_searched(sp, deck0, mdeck0, bots, searching, budget, vstats, wsp, rsp, 
             if st[SEAT + c, S_HOSP] >= 0:  # WI-HOSP-2
                 engine.log_event(sp, E_SKIP, c, 2, 0)
                 continue
-            venue = -1
-            camp = st[SEAT + c, S_CAMP]
-            if searching[camp] != 0:
-                venue = searched_venue(sp, c, r, budget[camp], bots, wsp, rsp, key, work, seed, index, rvstats)
-                decisions += 1
+            venue, searched = searched_turn(sp, c, r, bots, searching, budget, plans, wsp, rsp, key, work, seed,
+                                            index, rvstats)
+            decisions += searched
             campaign(sp, c, vstats, venue)
+            for s in range(n):
+                st[SEAT + s, S_PLAN] = PLAN_SCRIPTED
         if st[0, G_ENDED] != 0:
             break
     if st[0, G_ENDED] == 0:
@@ -345,7 +411,7 @@ def play_searched(sp, deck0, mdeck0, bots, searching, budget, vstats, wsp, rsp, 
 
 
 @compiled
-def search_batch(seed, start, count, deck0, mdeck0, bots, searching, budget, cols, vstats, decisions, st,
+def search_batch(seed, start, count, deck0, mdeck0, bots, searching, budget, plans, cols, vstats, decisions, st,
                  world, roll, work, key, rvstats):
     """engine.play_batch with search: games start .. start+count-1, game i from game_stream(seed, i);
     ``world`` and ``roll`` are two more states (without a trace log) for the samples and rollouts."""
@@ -354,16 +420,16 @@ def search_batch(seed, start, count, deck0, mdeck0, bots, searching, budget, col
     rsp = np.int64(roll.ctypes.data)
     for i in range(count):
         seed_stream(stream(st), seed, start + i)
-        decisions[i] = play_searched(sp, deck0, mdeck0, bots, searching, budget, vstats, wsp, rsp, key, work,
-                                     seed, start + i, rvstats)
+        decisions[i] = play_searched(sp, deck0, mdeck0, bots, searching, budget, plans, vstats, wsp, rsp, key,
+                                     work, seed, start + i, rvstats)
         engine.record(sp, cols, i)
 
 
 # ----------------------------------------------------------------------------------------- the game's hooks
-def split_policy(policy: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(scripted bot per camp, whether the camp searches, its rollouts): a searching role's own
-    choices other than the venue are its default scripted bot's. A policy of the bot indexes
-    alone takes the default budget."""
+def split_policy(policy: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(scripted bot per camp, whether the camp searches, its rollouts, its turn plans): a
+    searching role's choices inside a campaign turn (which card, whom to target, votes) are its default
+    scripted bot's. A policy of the bot indexes alone takes the default options."""
     from sim.games.wonderful_island import GAME
 
     policy = np.asarray(policy, dtype=np.int64)
@@ -372,31 +438,31 @@ def split_policy(policy: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray
     searching = (policy[:roles] == counts).astype(np.int64)
     bots = np.where(searching == 1, counts - 1, policy[:roles])
     if policy.shape[0] > roles:
-        budget = GAME.search_options(policy)[:, 0].copy()
+        options = GAME.search_options(policy)
     else:
-        budget = np.full(roles, SEARCH_BOT.defaults["rollouts"], dtype=np.int64)
-    return bots, searching, budget
+        options = np.tile(np.array(list(SEARCH_BOT.defaults.values()), dtype=np.int64), (roles, 1))
+    return bots, searching, options[:, 0].copy(), options[:, 1].copy()
 
 
 def run_search(rules, policy: np.ndarray, seed: int, start: int, count: int, log_events: int = 0):
-    """Play a batch with search; returns (rows [count, O_SIZE], venue stats, log, searched venues per game)."""
-    bots, searching, budget = split_policy(policy)
+    """Play a batch with search; returns (rows [count, O_SIZE], venue stats, log, searched decisions per game)."""
+    bots, searching, budget, plans = split_policy(policy)
     T, deck0, mdeck0 = engine.pack(rules)
     cols = np.empty((engine.O_SIZE, count), dtype=np.int64)
     vstats = np.zeros((6, 3, 3), dtype=np.int64)
     decisions = np.zeros(count, dtype=np.int64)
     st = new_state(T, log_events)
     world, roll = new_state(T), new_state(T)
-    search_batch(np.uint64(seed), np.int64(start), np.int64(count), deck0, mdeck0, bots, searching, budget, cols,
-                 vstats, decisions, st, world, roll, np.zeros(WORK, dtype=np.int64), np.zeros(4, dtype=np.uint64),
+    search_batch(np.uint64(seed), np.int64(start), np.int64(count), deck0, mdeck0, bots, searching, budget, plans,
+                 cols, vstats, decisions, st, world, roll, np.zeros(WORK, dtype=np.int64), np.zeros(4, dtype=np.uint64),
                  np.zeros((6, 3, 3), dtype=np.int64))
     return cols.T, vstats, st[st[TB, R_LOG0]:].reshape(-1), decisions
 
 
 def play(rules, policy: np.ndarray, seed: int, start: int, count: int) -> Chunk:
     """GameSpec.play: the ordinary batch unless a role plays search; then the search batch, with the
-    int64 column ``search_decisions`` (venues searched per game)."""
-    _, searching, _ = split_policy(policy)
+    int64 column ``search_decisions`` (decisions searched per game: venues and turn plans)."""
+    searching = split_policy(policy)[1]
     if not searching.any():
         return analysis.play(rules, policy, seed, start, count)
     rows, vstats, _, decisions = run_search(rules, policy, seed, start, count)
@@ -406,25 +472,25 @@ def play(rules, policy: np.ndarray, seed: int, start: int, count: int) -> Chunk:
 
 
 def describe(rules, log: np.ndarray) -> list[str]:
-    """analysis.describe, with a line per venue searched: its estimated value (rollouts won by the
-    seat's side) and n."""
+    """analysis.describe, with a line per candidate searched (a venue, or a turn plan of a seat that is
+    not the candidate): its estimated value (rollouts won by the seat's side) and n."""
     events = log.reshape(-1, 4)
     lines: list[str] = []
     first = 0
     for i, (code, a, b, c) in enumerate(events.tolist()):
         if code < 0:
             break
-        if code == E_SEARCH:
+        if code == E_SEARCH or code == E_PLAN:
             lines += analysis.describe(rules, events[first:i].ravel())
             first = i + 1
-            lines.append(f"   search seat {a // 8}: {VENUES[a % 8]} {VENUE_NAMES[a % 8]} value {b / c:.3f} "
-                         f"(won {b} of n={c})")
+            what = f"{VENUES[a % 8]} {VENUE_NAMES[a % 8]}" if code == E_SEARCH else f"plan: {PLAN_NAMES[a % 8]}"
+            lines.append(f"   search seat {a // 8}: {what} value {b / c:.3f} (won {b} of n={c})")
     return lines + analysis.describe(rules, events[first:].ravel())
 
 
 def trace(rules, policy: np.ndarray, seed: int, index: int) -> Trace:
-    """GameSpec.trace: one game, with each searched venue's candidates when a role plays search."""
-    _, searching, _ = split_policy(policy)
+    """GameSpec.trace: one game, with each searched decision's candidates when a role plays search."""
+    searching = split_policy(policy)[1]
     if not searching.any():
         return analysis.trace(rules, policy, seed, index)
     rows, vstats, log, decisions = run_search(rules, policy, seed, index, 1, log_events=30_000)

@@ -81,6 +81,10 @@ G_SIZE = 31
 # camp-stealer, which the partisan bot counters. Set at setup, a bit cleared when the camp is learnt.
 S_BELIEF = 17  # S_BELIEF + q: per-mille belief that q is on this player's side
 S_SIZE = S_BELIEF + MAX_PLAYERS
+# S_PLAN: a searching seat's plan for the campaign turn under way (search.py sets it before the turn and
+# clears it after; 0, the scripted play, in every game without search). Past S_SIZE: setup leaves it alone.
+S_PLAN = S_SIZE
+PLAN_SCRIPTED, PLAN_HOLD = 0, 1  # PLAN_HOLD: play no support, obstruction or strategy card this turn
 
 # piles
 PILE_DECK, PILE_DISC, PILE_MDECK, PILE_SLOT_CARD, PILE_SLOT_OWNER = range(5)
