@@ -46,16 +46,11 @@ def test_with_wave_up_in_round_one_it_peeks(rules):
     assert counter_move(rules, 0, 0, faces=(0, 1)) == (PEEK, 0, 1)
 
 
-def test_declares_when_allowed_once_peek_is_used(rules):
-    """OC-ROUND-3: allowed to declare and 正面交鋒 already used, it declares."""
-    assert counter_move(rules, 0, 1, faces=(1, 0))[0] == DECLARE
-    assert counter_move(rules, 0, 1, faces=(1, 1))[0] == DECLARE
-
-
-def test_peeks_before_declaring_while_peek_is_up(rules):
-    """OC-ACT-PEEK before OC-ROUND-3: with 正面交鋒 up and ship cards unknown it peeks at two it does not
-    know; once it knows every ship card it declares."""
-    assert counter_move(rules, 0, 1, seen_slots=(0,)) == (PEEK, 1, 2)
+def test_declares_whenever_allowed(rules):
+    """OC-ROUND-3: allowed to declare, it declares, whatever the action cards show and however few ship
+    cards it knows."""
+    for faces in ((0, 0), (1, 0), (0, 1), (1, 1)):
+        assert counter_move(rules, 0, 1, faces=faces)[0] == DECLARE
     assert counter_move(rules, 0, 1, seen_slots=(0, 1, 2, 3))[0] == DECLARE
 
 

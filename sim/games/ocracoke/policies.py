@@ -352,19 +352,18 @@ def _naive_turn(info, values, T, choice):
 
 @rules_leaf
 def _counter_turn(info, values, T, choice):
-    """Declare whenever allowed (OC-ROUND-3), but first peek (OC-ACT-PEEK) while 正面交鋒 is face up
-    and a ship card unknown; when it may not declare (round 1, OC-ROUND-2, or holding the kraken,
-    OC-KRAKEN-1) and 正面交鋒 and 刺探軍情 are both face up, spy (OC-ACT-SPY); else take the face-up
-    action that reveals the most. These rules are the counterfactual action values' (docs/search.md,
-    "What each move is worth"): each replaced a choice that lost games."""
-    unknown = _unknown_ship_slots(info)
-    peek_up, spy_up = info[FACE_A] == 0, info[FACE_B] == 0
-    if info[MAY_DECLARE] and not (peek_up and unknown > 0):
+    """Declare whenever allowed (OC-ROUND-3); when it may not (round 1, OC-ROUND-2, or holding the
+    kraken, OC-KRAKEN-1) and 正面交鋒 and 刺探軍情 are both face up, spy (OC-ACT-SPY); else take the
+    face-up action that reveals the most. The first two rules are the counterfactual action values'
+    (docs/search.md, "What each move is worth"): each replaced a choice that lost games."""
+    if info[MAY_DECLARE]:
         choice[0] = DECLARE
         return
-    if not info[MAY_DECLARE] and peek_up and spy_up:
+    peek_up, spy_up = info[FACE_A] == 0, info[FACE_B] == 0
+    if peek_up and spy_up:
         choice[0] = SPY
         return
+    unknown = _unknown_ship_slots(info)
     hidden_island = info[HIDDEN_ISLAND]
     kraken_k = _holds(info, KRAKEN)
     purple = _holds(info, GHOST) >= 0 or _holds(info, MERMAID) >= 0
@@ -378,7 +377,7 @@ def _counter_turn(info, values, T, choice):
         act_b, score_b = SPY, info[HIDDEN_HANDS]
     else:
         act_b, score_b = WAVE, 2 * min(1, unknown) + (hidden_island >= 0) + riddance
-    act = act_a if info[MAY_DECLARE] or score_a >= score_b else act_b  # may declare: peeks first (above)
+    act = act_a if score_a >= score_b else act_b
     gives_hand = act == SWAP or act == WAVE
     choice[0] = act
     a = _first_unknown_slot(info, 0)

@@ -223,13 +223,12 @@ class Hand:
         return self.counter_turn(p, view, may_declare, action_a, action_b)
 
     def counter_turn(self, p, view, may_declare, action_a, action_b):
-        """Declare when allowed, but peek first while peek is face up and a ship card unknown; unable to
-        declare with peek and spy face up: spy; else the action that reveals the most."""
-        unknown_ship = len(self.unknown_slots(view))
-        if may_declare and not (action_a == "peek" and unknown_ship > 0):
+        """Declare when allowed; else with peek and spy face up, spy; else the action that reveals the most."""
+        if may_declare:
             return "declare", -1, -1, 0
-        if not may_declare and (action_a, action_b) == ("peek", "spy"):
+        if (action_a, action_b) == ("peek", "spy"):
             return "spy", -1, -1, 0
+        unknown_ship = len(self.unknown_slots(view))
         hidden_hands = sum((HAND, q, k) not in view.cards for q in range(self.n) if q != p for k in range(self.hpp))
         hidden_island = next((i for i in range(3) if i not in self.island_up and (ISLAND, i) not in view.cards), -1)
         mine = [view.cards[(HAND, p, k)] for k in range(self.hpp)]
@@ -239,7 +238,7 @@ class Hand:
             score_b = hidden_hands
         else:
             score_b = 2 * min(1, unknown_ship) + (hidden_island >= 0) + riddance
-        act = action_a if may_declare or score_a >= score_b else action_b
+        act = action_a if score_a >= score_b else action_b
         a = self.first_unknown(view)
         if act == "peek":
             return "peek", a, self.first_unknown(view, (a,)), 0
