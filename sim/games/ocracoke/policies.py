@@ -37,7 +37,7 @@ the sum distribution of every such subset (a bitmask ``U`` of unknown cards, ``m
 it the best dial and its expected gold.
 ``decision_table`` then keeps, per information state, only what the bots decide from those numbers
 (one uint16; states that differ only in which purple cards are unknown share one: 258 KB with the base
-rules instead of 19 MB of floats, so the lookups stay in the processor's caches).
+rules instead of 12 MB of floats, so the lookups stay in the processor's caches).
 """
 
 from __future__ import annotations
