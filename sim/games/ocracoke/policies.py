@@ -34,10 +34,10 @@ Posterior (used by naive and counter): the cards the view places on the ship (kn
 a kraken swap, known to be in one of two slots) are fixed; the other ship slots hold a uniformly
 random subset of the cards whose place is unknown. ``build_tables`` enumerates, once per rule set,
 the sum distribution of every such subset (a bitmask ``U`` of unknown cards, ``m`` slots) and from
-it the best dial, its expected gold, and the expected gold after looking at 1 or 2 more ship cards.
+it the best dial and its expected gold.
 ``decision_table`` then keeps, per information state, only what the bots decide from those numbers
 (one uint16; states that differ only in which purple cards are unknown share one: 258 KB with the base
-rules instead of 19 MB of floats, so the lookups stay in the processor's caches).
+rules instead of 12 MB of floats, so the lookups stay in the processor's caches).
 """
 
 from __future__ import annotations
@@ -78,13 +78,12 @@ TOLERANCE = 1e-6  # expected-gold comparisons treat values this close as equal (
 # the bots' ``values`` (with_subset_sums): the 11 card values, then subset sums of navy and pirate cards
 NAVY_SUMS, PIRATE_SUMS, VALUES_LEN = 16, 32, 48
 
-# the expected-gold tables: T[u, m, offset index, column], one cache line per information state
-BEST, BEST_DIAL, WAIT, SIGN = 0, 2, 4, 6  # BEST/BEST_DIAL + declarer (0/1); WAIT + k - 1 for k = 1, 2
-N_COLUMNS = 8
+# the expected-gold tables: T[u, m, offset index, column]
+BEST, BEST_DIAL, SIGN = 0, 2, 4  # BEST/BEST_DIAL + declarer (0/1)
+N_COLUMNS = 5
 
 # the bots' decisions: D[u, m, offset index], one uint16 of bits per information state
 POSITIVE = 1  # a positive sum at least as likely as a negative one (T[SIGN] > 0)
-DECLARE_BEFORE_LOOKS = 1  # bit 1 + k: declaring now is worth at least waiting for k = 0, 1, 2 more looks
 NAIVE_DECLARES = 1 << 4  # the best dial is worth NAIVE_DECLARE_AT to a declarer
 DIAL_BITS = 8  # bits 8 + 4 * declarer .. : the best dial (at most 9 dials)
 
@@ -123,8 +122,7 @@ def build_tables(values, dial_lo, dial_hi, pay):
     """The exact posterior of every information state: u the unknown cards (bit mask), m the ship slots
     they may fill (a uniform m-subset of u), o - SHIFT the sum of the ship cards known. Columns:
     BEST + declarer, BEST_DIAL + declarer: best expected gold (rules A, B, C, E) and its dial;
-    WAIT + k - 1: expected best non-declarer gold after looking at k more ship cards (each a uniform
-    draw from u); SIGN: +1 if a positive sum is at least as likely as a negative one, else -1."""
+    SIGN: +1 if a positive sum is at least as likely as a negative one, else -1."""
     n_u = 1 << N_CARDS
     dist = np.zeros((n_u, N_M, N_SUMS), dtype=np.int64)  # m-subsets of u by sum
     dist[0, 0, SHIFT] = 1
@@ -164,23 +162,6 @@ def build_tables(values, dial_lo, dial_hi, pay):
                             best, arg = ev, d
                     T[u, m, oi, BEST + declarer] = best
                     T[u, m, oi, BEST_DIAL + declarer] = arg
-    for k in range(1, 3):
-        before = BEST if k == 1 else WAIT
-        for u in range(n_u):
-            for m in range(N_M):
-                if cum[u, m, N_SUMS] == 0:
-                    continue
-                for oi in range(N_SUMS):
-                    if m == 0:
-                        T[u, m, oi, WAIT + k - 1] = T[u, m, oi, before]
-                        continue
-                    acc, n = 0.0, 0
-                    for c in range(N_CARDS):
-                        if (u >> c) & 1:
-                            oj = min(max(oi + values[c], 0), N_SUMS - 1)
-                            acc += T[u ^ (1 << c), m - 1, oj, before]
-                            n += 1
-                    T[u, m, oi, WAIT + k - 1] = acc / n
     return T
 
 
@@ -198,21 +179,12 @@ def decision_table(T, values):
             for j in range(D.shape[2]):
                 t = T[u, m, j + SHIFT - reach]
                 bits = POSITIVE if t[SIGN] > 0 else 0
-                for looks in range(3):
-                    if t[BEST + 1] >= t[wait_column(looks)] - TOLERANCE:
-                        bits |= 1 << (DECLARE_BEFORE_LOOKS + looks)
                 if t[BEST + 1] >= NAIVE_DECLARE_AT - TOLERANCE:
                     bits |= NAIVE_DECLARES
                 for declarer in range(2):
                     bits |= np.int64(t[BEST_DIAL + declarer]) << (DIAL_BITS + 4 * declarer)
                 D[i, m, j] = bits
     return D
-
-
-@rules_leaf
-def wait_column(k):
-    """Column of T with the expected gold after k more looks (k = 0: now, as a non-declarer)."""
-    return BEST if k == 0 else WAIT + k - 1
 
 
 @rules_leaf
@@ -380,32 +352,36 @@ def _naive_turn(info, values, T, choice):
 
 @rules_leaf
 def _counter_turn(info, values, T, choice):
-    """Score the two face-up actions by what they would reveal; declare if the expected gold of
-    declaring now is at least that of waiting for those looks; else take the better action."""
-    bits = decisions(info, values, T)  # first: the table is read from memory while the actions are scored
+    """Declare whenever allowed (OC-ROUND-3); when it may not (round 1, OC-ROUND-2, or holding the
+    kraken, OC-KRAKEN-1) and 正面交鋒 and 刺探軍情 are both face up, spy (OC-ACT-SPY); else take the
+    face-up action that reveals the most. The first two rules are the counterfactual action values'
+    (docs/search.md, "What each move is worth"): each replaced a choice that lost games."""
+    if info[MAY_DECLARE]:
+        choice[0] = DECLARE
+        return
+    peek_up, spy_up = info[FACE_A] == 0, info[FACE_B] == 0
+    if peek_up and spy_up:
+        choice[0] = SPY
+        return
     unknown = _unknown_ship_slots(info)
     hidden_island = info[HIDDEN_ISLAND]
     kraken_k = _holds(info, KRAKEN)
     purple = _holds(info, GHOST) >= 0 or _holds(info, MERMAID) >= 0
     riddance = 3 * (kraken_k >= 0) + 1 * purple
     # the two face-up actions, scored by the ship cards they reveal (2 each) and other cards (1 each)
-    if info[FACE_A] == 0:
-        act_a, looks_a, score_a = PEEK, min(2, unknown), 2 * min(2, unknown)
+    if peek_up:
+        act_a, score_a = PEEK, 2 * min(2, unknown)
     else:
-        act_a, looks_a, score_a = SWAP, min(2, unknown), 2 * min(2, unknown) + riddance
-    if info[FACE_B] == 0:
-        act_b, looks_b, score_b = SPY, 0, info[HIDDEN_HANDS]
+        act_a, score_a = SWAP, 2 * min(2, unknown) + riddance
+    if spy_up:
+        act_b, score_b = SPY, info[HIDDEN_HANDS]
     else:
-        act_b, looks_b = WAVE, min(1, unknown)
-        score_b = 2 * looks_b + (hidden_island >= 0) + riddance
-    act, looks = (act_a, looks_a) if score_a >= score_b else (act_b, looks_b)
+        act_b, score_b = WAVE, 2 * min(1, unknown) + (hidden_island >= 0) + riddance
+    act = act_a if score_a >= score_b else act_b
     gives_hand = act == SWAP or act == WAVE
-    if info[MAY_DECLARE] and (bits >> (DECLARE_BEFORE_LOOKS + looks)) & 1:
-        choice[0] = DECLARE
-        return
     choice[0] = act
     a = _first_unknown_slot(info, 0)
-    k = _hand_to_give(info, values, _sign(bits)) if gives_hand else 0
+    k = _hand_to_give(info, values, _likely_sign(info, values, T)) if gives_hand else 0
     if act == PEEK:
         choice[1], choice[2] = a, _first_unknown_slot(info, 1 << a)
     elif act == SWAP:

@@ -76,13 +76,6 @@ class Evaluator:
         return best_value, best_dial
 
     @cache  # noqa: B019
-    def after_looks(self, k, unknown, m, off):
-        """Expected best non-declarer gold after looking at k more ship cards."""
-        if k == 0 or m == 0:
-            return self.best(unknown, m, off, 0)[0]
-        return sum(self.after_looks(k - 1, unknown - {c}, m - 1, off + self.values[c]) for c in unknown) / len(unknown)
-
-    @cache  # noqa: B019
     def sign_odds(self, unknown, m, off):
         counts = sum_counts(self.values, unknown, m)
         pos = sum(w for s, w in counts.items() if off + s > 0)
@@ -230,24 +223,22 @@ class Hand:
         return self.counter_turn(p, view, may_declare, action_a, action_b)
 
     def counter_turn(self, p, view, may_declare, action_a, action_b):
-        """Score the two actions by what they reveal; declare if declaring now beats looking first."""
+        """Declare when allowed; else with peek and spy face up, spy; else the action that reveals the most."""
+        if may_declare:
+            return "declare", -1, -1, 0
+        if (action_a, action_b) == ("peek", "spy"):
+            return "spy", -1, -1, 0
         unknown_ship = len(self.unknown_slots(view))
         hidden_hands = sum((HAND, q, k) not in view.cards for q in range(self.n) if q != p for k in range(self.hpp))
         hidden_island = next((i for i in range(3) if i not in self.island_up and (ISLAND, i) not in view.cards), -1)
         mine = [view.cards[(HAND, p, k)] for k in range(self.hpp)]
         riddance = 3 * (KRAKEN in mine) + (GHOST in mine or MERMAID in mine)
-        looks_a = min(2, unknown_ship)
-        score_a = 2 * looks_a + (riddance if action_a == "swap" else 0)
+        score_a = 2 * min(2, unknown_ship) + (riddance if action_a == "swap" else 0)
         if action_b == "spy":
-            looks_b, score_b = 0, hidden_hands
+            score_b = hidden_hands
         else:
-            looks_b = min(1, unknown_ship)
-            score_b = 2 * looks_b + (hidden_island >= 0) + riddance
-        act, looks = (action_a, looks_a) if score_a >= score_b else (action_b, looks_b)
-        if may_declare:
-            unknown, m, off = self.posterior(view)
-            if self.g.ev.best(unknown, m, off, 1)[0] >= self.g.ev.after_looks(looks, unknown, m, off) - TOLERANCE:
-                return "declare", -1, -1, 0
+            score_b = 2 * min(1, unknown_ship) + (hidden_island >= 0) + riddance
+        act = action_a if score_a >= score_b else action_b
         a = self.first_unknown(view)
         if act == "peek":
             return "peek", a, self.first_unknown(view, (a,)), 0

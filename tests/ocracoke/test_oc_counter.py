@@ -1,0 +1,59 @@
+"""The counter bot's turn, one situation at a time, on tables dealt by hand (the rules it follows are
+the ones the counterfactual action values supported, docs/search.md "What each move is worth").
+
+Cards: 0..3 navy +1..+4, 4..7 pirates -1..-4, 8 ghost, 9 mermaid, 10 kraken. Seat 3 holds the kraken.
+"""
+
+import pytest
+from ocracoke_helpers import fixed_table, learn, make_rules
+
+from sim.games.ocracoke import engine as E
+from sim.games.ocracoke import policies as bots
+from sim.games.ocracoke.policies import COUNTER, DECLARE, PEEK, SPY, SWAP
+
+SHIP, ISLAND, HANDS = (0, 4, 1, 5), (2, 6, 3), ((7,), (8,), (9,), (10,))
+
+
+@pytest.fixture(scope="module")
+def rules(warm):
+    return make_rules(players=4)
+
+
+def counter_move(rules, p, may_declare, faces=(0, 0), seen_slots=()):
+    """Seat p's counter move on the dealt table with action cards ``faces`` (0: 正面交鋒 / 刺探軍情 up)
+    after it has looked at ``seen_slots``."""
+    S, R, T, rng = fixed_table(rules, [COUNTER] * 4, SHIP, ISLAND, HANDS)
+    S[E.PUB, E.FACE_A], S[E.PUB, E.FACE_B] = faces
+    for s in seen_slots:
+        learn(S, p, s)
+    E._view(S, R, p, may_declare)
+    bots.turn(COUNTER, S[E.INFO], R[E.VALUES], T, rng, S[E.CHOICE])
+    return tuple(int(x) for x in S[E.CHOICE, :3])
+
+
+def test_spies_when_it_may_not_declare_and_both_first_faces_are_up(rules):
+    """OC-ROUND-2 (round 1: nobody declares), OC-ACT-SPY: with 正面交鋒 and 刺探軍情 up it spies."""
+    assert counter_move(rules, 0, 0)[0] == SPY
+
+
+def test_kraken_holder_spies_too(rules):
+    """OC-KRAKEN-1: the kraken's holder may not declare in any round; with both first faces up it spies."""
+    assert counter_move(rules, 3, 0)[0] == SPY
+
+
+def test_with_wave_up_in_round_one_it_peeks(rules):
+    """OC-ACT-FLIP: once 刺探軍情 is used, 正面交鋒 (two unknown ship cards) beats 巨浪來襲 (one)."""
+    assert counter_move(rules, 0, 0, faces=(0, 1)) == (PEEK, 0, 1)
+
+
+def test_declares_whenever_allowed(rules):
+    """OC-ROUND-3: allowed to declare, it declares, whatever the action cards show and however few ship
+    cards it knows."""
+    for faces in ((0, 0), (1, 0), (0, 1), (1, 1)):
+        assert counter_move(rules, 0, 1, faces=faces)[0] == DECLARE
+    assert counter_move(rules, 0, 1, seen_slots=(0, 1, 2, 3))[0] == DECLARE
+
+
+def test_kraken_holder_swaps_it_away_later(rules):
+    """OC-KRAKEN-1, OC-KRAKEN-2: unable to declare with 輪番上陣 up, the kraken's holder swaps."""
+    assert counter_move(rules, 3, 0, faces=(1, 1))[0] == SWAP
