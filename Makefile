@@ -17,10 +17,12 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev,cluster]' --config-settings editable_mode=compat
 	touch $(STAMP)
 
-# one test worker per core (pytest-xdist), each test file in one worker
+# one test worker per core (pytest-xdist), each test file in one worker except the long tests, which go
+# first, one by one; tests/conftest.py compiles the engines and the search bots before (two games at a
+# time, in one step rather than after `install`'s engines-only step)
 TEST := $(BIN)/python -m pytest -q -n auto --dist loadfile
 
-test: install
+test: $(STAMP)
 	$(TEST)
 
 report: install

@@ -17,3 +17,8 @@ class ScenarioError(UserError):
         self.file, self.key, self.expected, self.found = file, key, expected, found
         found_text = "" if found is None else f"; found {found!r}"
         super().__init__(f"{file}: {key}: expected {expected}{found_text}")
+
+    def __reduce__(self):
+        """Rebuilt from its four fields, so an error raised in a worker process (joblib, dask) reaches
+        the caller as itself rather than failing to unpickle (the default passes only the message)."""
+        return type(self), (self.file, self.key, self.expected, self.found)

@@ -81,30 +81,68 @@ def ensure_compiled(spec: GameSpec, rules: BaseModel | None = None, announce: bo
     return elapsed
 
 
-def _compile_one(name: str) -> tuple[str, float]:
+def _search_marker(spec: GameSpec) -> Path | None:
+    marker = _marker(spec)
+    return marker.with_suffix(".search.compiled") if marker else None
+
+
+def _search_compiled(spec: GameSpec) -> bool:
+    """Whether ``spec`` has no search bot to compile, or this machine's cache holds it."""
+    marker = _search_marker(spec)
+    return spec.search is None or not is_engine(spec) or (marker is not None and marker.exists())
+
+
+def ensure_search_compiled(spec: GameSpec) -> float:
+    """Compile the search bot of ``spec`` (every role searching: one game played and one replayed)
+    unless the cache already holds it. Returns the seconds it took (0 when warm or no search bot)."""
+    if _search_compiled(spec):
+        return 0.0
+    from sim.core.scenario import load_scenario
+
+    began = time.perf_counter()
+    rules = load_scenario(spec.name, spec.rules_model, "base").rules
+    policy = spec.policy_array(rules, {"all": spec.search.name})
+    spec.play(rules, policy, 0, 0, 1)
+    spec.trace(rules, policy, 0, 0)
+    elapsed = time.perf_counter() - began
+    marker = _search_marker(spec)
+    if marker is not None:
+        marker.write_text(f"{elapsed:.1f}\n")
+    return elapsed
+
+
+def _compile_one(name: str, search: bool = False) -> tuple[str, float]:
+    """The engine of game ``name`` and, with ``search``, its search bot, in one process (the search
+    reuses the engine's functions compiled just before)."""
     from sim.core.registry import get_game
 
-    return name, ensure_compiled(get_game(name), announce=False, trace=True)
+    spec = get_game(name)
+    seconds = ensure_compiled(spec, announce=False, trace=True)
+    return name, seconds + (ensure_search_compiled(spec) if search else 0.0)
 
 
-def warm_all(jobs: int = 2, quiet: bool = False) -> dict[str, float]:
-    """Compile every registered engine not yet in the cache, ``jobs`` at a time (each in its own
-    process); returns the seconds each took (0 for those already compiled)."""
+def warm_all(jobs: int = 2, quiet: bool = False, search: bool = False) -> dict[str, float]:
+    """Compile every registered engine not yet in the cache (with ``search``, also every search bot:
+    the test suite plays them all), ``jobs`` at a time (each in its own process, the slowest to
+    compile first); returns the seconds each game took (0 for those already compiled)."""
     from sim.core.registry import all_games
 
     games = all_games()
-    cold = [name for name, spec in games.items() if not is_compiled(spec)]
+    cold = [name for name, spec in games.items()
+            if not is_compiled(spec) or (search and not _search_compiled(spec))]
     say = (lambda text: None) if quiet else (lambda text: print(text, file=sys.stderr, flush=True))
+    what = "engines and search bots" if search else "engines"
     if not cold:
-        say("numba cache: every engine is already compiled for these sources")
+        say(f"numba cache: every engine{' and search bot' if search else ''} is already compiled for these sources")
         return dict.fromkeys(games, 0.0)
+    cold.sort(key=lambda name: -COMPILE_S.get(name, 30))
     about = sum(COMPILE_S.get(name, 30) for name in cold) / max(1, min(jobs, len(cold)))
-    say(f"numba cache: compiling {len(cold)} engines once for this machine ({', '.join(cold)}; about "
-        f"{about:.0f} s on two cores), so that the first run of each is fast")
+    say(f"numba cache: compiling the {what} of {len(cold)} games once for this machine ({', '.join(cold)}; "
+        f"{'' if search else f'about {about:.0f} s '}on two cores), so that the first run of each is fast")
     began = time.perf_counter()
     times = dict.fromkeys(games, 0.0)
     with ProcessPoolExecutor(max_workers=max(1, min(jobs, len(cold)))) as pool:
-        for name, seconds in pool.map(_compile_one, cold):
+        for name, seconds in pool.map(_compile_one, cold, [search] * len(cold)):
             times[name] = seconds
             say(f"  compiled {name} in {seconds:.0f} s")
     say(f"numba cache: warm ({time.perf_counter() - began:.0f} s), in {os.environ.get('NUMBA_CACHE_DIR')}")
