@@ -12,17 +12,10 @@ Scheduling (``--dist loadfile``, replaced by ``EachTestOfSplitFiles``): each tes
 own and these units go first, the longest first; then every other file whole, the files with most
 tests first (xdist's own order). So both workers stay busy to the end instead of one finishing a
 40-second test alone.
-
-joblib keeps its loky worker processes alive between runs (and so between tests), and a worker reads
-``SIM_SCENARIOS`` from the environment it was started with: a worker started while a workflow test
-pointed ``SIM_SCENARIOS`` at the toy game's scenarios would later look for Island Nation's maps there
-and raise ScenarioError in the next file of the same xdist worker. ``_workers_follow_sim_scenarios``
-makes joblib pass the current value to its workers, so loky starts fresh workers whenever it changed.
 """
 
 from __future__ import annotations
 
-import os
 
 import pytest
 
@@ -32,21 +25,7 @@ SPLIT_FILES = ("tests/ocracoke/test_oc_reference.py", "tests/workflow/test_wf_re
                "tests/wonderful_island/test_wi_reference.py", "tests/island_nation/test_in_reference.py")
 
 
-def _workers_follow_sim_scenarios() -> None:
-    """Add ``SIM_SCENARIOS`` (empty when unset: the repository's scenarios) to the environment joblib
-    gives its loky workers; loky reuses its workers only while that environment is unchanged."""
-    from joblib._parallel_backends import LokyBackend
-
-    prepare = LokyBackend._prepare_worker_env
-
-    def with_scenarios(self, n_jobs):
-        return {**prepare(self, n_jobs), "SIM_SCENARIOS": os.environ.get("SIM_SCENARIOS", "")}
-
-    LokyBackend._prepare_worker_env = with_scenarios
-
-
 def pytest_configure(config):
-    _workers_follow_sim_scenarios()
     if hasattr(config, "workerinput") or config.option.collectonly:
         return  # an xdist worker (the controller compiled already), or nothing will run
     import sim  # noqa: F401  (points NUMBA_CACHE_DIR at the cache of these sources)

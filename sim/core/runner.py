@@ -172,7 +172,8 @@ def _iter_parallel(tasks: list[tuple], jobs: int, backend: str, scheduler: str |
         return
     from joblib import Parallel, delayed, parallel_config
 
-    calls = (delayed(work)(*task) for task in tasks)
+    folder = os.environ.get("SIM_SCENARIOS")
+    calls = (delayed(_in_scenarios)(folder, work, task) for task in tasks)
     if backend == "dask":
         from sim.core.cluster import dask_client
 
@@ -183,6 +184,16 @@ def _iter_parallel(tasks: list[tuple], jobs: int, backend: str, scheduler: str |
         raise UserError(f"--backend {backend}: expected loky, dask, threading or multiprocessing")
     with parallel_config(backend=backend, n_jobs=jobs):
         yield from Parallel(return_as="generator_unordered")(calls)
+
+
+def _in_scenarios(folder: str | None, work: Callable[..., Any], task: tuple) -> Any:
+    """``work(*task)`` in a worker reading scenarios (and Island Nation's maps) from the caller's
+    ``SIM_SCENARIOS``: joblib reuses its workers, which keep the environment they started with."""
+    if folder is None:
+        os.environ.pop("SIM_SCENARIOS", None)
+    else:
+        os.environ["SIM_SCENARIOS"] = folder
+    return work(*task)
 
 
 def resolve_scenario(game: GameSpec, scenario: str | Path | Scenario, sets: tuple[str, ...] | list[str],
