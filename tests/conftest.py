@@ -16,7 +16,6 @@ tests first (xdist's own order). So both workers stay busy to the end instead of
 
 from __future__ import annotations
 
-
 import pytest
 
 # Files whose tests share no module fixture and take many seconds each, in order of their longest
