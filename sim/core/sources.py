@@ -31,15 +31,25 @@ def _imports(tree: ast.Module, package: Path, path: Path) -> dict[str, Path]:
     (a submodule's own file when the name is one); ``numba`` maps to the file itself if it imports numba."""
     found = {}
     for node in tree.body:
-        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == package.name:
-            base = package.parent.joinpath(*node.module.split("."))
+        if isinstance(node, ast.ImportFrom):
+            dotted = node.module or ""
+            if node.level:  # relative: from the package of ``path``
+                parts = path.relative_to(package.parent).with_suffix("").parts[:-node.level]
+                dotted = ".".join([*parts, *dotted.split(".")]).strip(".")
+            if dotted.split(".")[0] == package.name:
+                base = package.parent.joinpath(*dotted.split("."))
+                for alias in node.names:
+                    sub = base / f"{alias.name}.py"
+                    found[alias.asname or alias.name] = sub if sub.exists() else _module_file(package, dotted)
+            elif dotted.split(".")[0] == "numba":
+                found["numba"] = path
+        elif isinstance(node, ast.Import):
             for alias in node.names:
-                sub = base / f"{alias.name}.py"
-                found[alias.asname or alias.name] = sub if sub.exists() else _module_file(package, node.module)
-        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "numba":
-            found["numba"] = path
-        elif isinstance(node, ast.Import) and any(alias.name.split(".")[0] == "numba" for alias in node.names):
-            found["numba"] = path
+                top = alias.name.split(".")[0]
+                if top == "numba":
+                    found["numba"] = path
+                elif top == package.name:
+                    found[alias.asname or alias.name] = _module_file(package, alias.name)
     return found
 
 

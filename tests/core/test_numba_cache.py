@@ -43,7 +43,8 @@ def write_package(root: Path) -> Path:
         "core/rng.py": "from sim.core.jit import njit\n\n\n@njit\ndef draw():\n    return 4\n",
         "games/g/__init__.py": "",
         "games/g/state.py": "from numba import njit\n\ncompiled = njit(cache=True)\n",
-        "games/g/tables.py": "SIDES = 6\n",
+        "games/g/tables.py": "from .dice import FACES\n\nSIDES = FACES\n",
+        "games/g/dice.py": "FACES = 6\n",
         "games/g/engine.py": ("from sim.core.rng import draw\nfrom sim.games.g.state import compiled\n"
                               "from sim.games.g.tables import SIDES\n\n\n@compiled\ndef play():\n"
                               "    return draw() % SIDES\n"),
@@ -61,7 +62,8 @@ def test_an_edit_to_compiled_sources_changes_the_folder_and_analysis_edits_do_no
     assert sources.compiled_digest(package, tmp_path / "memo") == before, "same sources, same folder"
     (package / "games" / "g" / "analysis.py").write_text("LABEL = 'share of wins'\n")
     assert sources.compiled_digest(package, tmp_path / "memo") == before
-    for name in ("games/g/engine.py", "games/g/tables.py", "games/g/state.py", "core/rng.py", "core/jit.py"):
+    for name in ("games/g/engine.py", "games/g/tables.py", "games/g/dice.py", "games/g/state.py", "core/rng.py",
+                 "core/jit.py"):
         edited = sources.compiled_digest(package, tmp_path / "memo")
         with (package / name).open("a") as file:
             file.write("# edited\n")
