@@ -20,7 +20,9 @@ COMPILED_CORE = ("rng.py", "bits.py", "jit.py")  # the modules of sim/core whose
 
 
 def _sources_digest(package: Path) -> str:
-    """SHA-256 of every source compiled code may use: ``COMPILED_CORE`` and all of ``games/``."""
+    """SHA-256 of ``COMPILED_CORE`` and all of ``games/`` (analysis modules included): names the results
+    of ``sim robust`` (``sim.workflow.robust``), which depend on the analysis as well as the engines. The
+    numba cache folder is named by the narrower ``sim.core.sources.compiled_digest``."""
     digest = hashlib.sha256()
     for path in [*(package / "core" / name for name in COMPILED_CORE), *sorted((package / "games").rglob("*.py"))]:
         digest.update(path.relative_to(package).as_posix().encode())
@@ -33,9 +35,10 @@ def _source_keyed_numba_cache() -> None:
 
     numba checks only the file of each cached function, but the engines inline bots, rules and the
     random streams from other modules: an edit there would silently run stale compiled code. With the
-    folder keyed on every source of ``sim/games`` and ``COMPILED_CORE``, any edit compiles afresh
-    once. Folders of other source versions unused for an hour are removed. An explicit
-    ``NUMBA_CACHE_DIR`` is left alone.
+    folder keyed on every source compiled code is built from (``sim.core.sources``: the modules using
+    numba and all they import), an edit there compiles afresh once; an edit of an analysis, reference
+    or plotting module does not. Folders (and memo files) of other source versions unused for an hour
+    are removed. An explicit ``NUMBA_CACHE_DIR`` is left alone.
     """
     if os.environ.get("NUMBA_CACHE_DIR"):
         return
@@ -43,12 +46,17 @@ def _source_keyed_numba_cache() -> None:
     parent = package / "__pycache__"
     if not os.access(package, os.W_OK):
         parent = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "island-balance-lab"
-    folder = parent / f"numba-{_sources_digest(package)[:16]}"
+    from sim.core.sources import compiled_digest
+
+    folder = parent / f"numba-{compiled_digest(package, parent)}"
     folder.mkdir(parents=True, exist_ok=True)
     os.utime(folder)
-    for other in parent.glob("numba-*"):
+    for other in [*parent.glob("numba-*"), *parent.glob("sources-*")]:
         if other != folder and time.time() - other.stat().st_mtime > STALE_CACHE_S:
-            shutil.rmtree(other, ignore_errors=True)
+            if other.is_dir():
+                shutil.rmtree(other, ignore_errors=True)
+            else:
+                other.unlink(missing_ok=True)
     os.environ["NUMBA_CACHE_DIR"] = str(folder)  # inherited by worker processes
     if "numba" in sys.modules:
         sys.modules["numba"].config.CACHE_DIR = str(folder)

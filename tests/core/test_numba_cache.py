@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 import sim
+from sim.core import sources
 
 
 def cache_dir_of_a_fresh_process(env_extra=None) -> str:
@@ -18,25 +19,55 @@ def cache_dir_of_a_fresh_process(env_extra=None) -> str:
 def test_numba_cache_folder_is_named_by_the_sources():
     env_dir, numba_dir = cache_dir_of_a_fresh_process()
     assert env_dir == numba_dir
-    assert Path(env_dir).name == f"numba-{sim._sources_digest(Path(sim.__file__).parent)[:16]}"
+    package = Path(sim.__file__).parent
+    assert Path(env_dir).name == f"numba-{sources._hash(package, sources.compiled_sources(package))}"
 
 
-def test_an_edit_to_any_game_source_changes_the_folder(tmp_path):
-    package = tmp_path / "sim"
-    (package / "core").mkdir(parents=True)
-    (package / "games" / "somegame").mkdir(parents=True)
-    for name in sim.COMPILED_CORE:
-        (package / "core" / name).write_text("x = 1\n")
-    policies = package / "games" / "somegame" / "policies.py"
-    policies.write_text("def bot():\n    return 1\n")
-    before = sim._sources_digest(package)
-    (package / "core" / "display.py").write_text("# not compiled code\n")
-    assert sim._sources_digest(package) == before
-    policies.write_text("def bot():\n    return 2\n")
-    assert sim._sources_digest(package) != before
-    edited = sim._sources_digest(package)
-    (package / "core" / "bits.py").write_text("x = 2\n")
-    assert sim._sources_digest(package) != edited, "an edit to compiled core code changes it too"
+def test_the_engines_sources_are_keyed_and_analysis_modules_are_not():
+    package = Path(sim.__file__).parent
+    keyed = {path.relative_to(package).as_posix() for path in sources.compiled_sources(package)}
+    for game in ("ocracoke", "island_nation", "wonderful_island"):
+        assert {f"games/{game}/engine.py", f"games/{game}/policies.py"} <= keyed
+    assert {"core/rng.py", "core/bits.py", "core/jit.py", "games/island_nation/state.py",
+            "games/wonderful_island/catalogue.py"} <= keyed
+    assert not {"games/island_nation/analysis.py", "games/island_nation/figures.py",
+                "games/ocracoke/reference.py", "games/wonderful_island/reference.py", "core/runner.py"} & keyed
+
+
+def write_package(root: Path) -> Path:
+    """A small ``sim``: numba decorators in core/jit.py and games/g/state.py, an engine decorated with the
+    latter using constants of tables.py, and an analysis module no compiled module imports."""
+    package = root / "sim"
+    files = {
+        "core/jit.py": "from numba import njit\n",
+        "core/rng.py": "from sim.core.jit import njit\n\n\n@njit\ndef draw():\n    return 4\n",
+        "games/g/__init__.py": "",
+        "games/g/state.py": "from numba import njit\n\ncompiled = njit(cache=True)\n",
+        "games/g/tables.py": "from .dice import FACES\n\nSIDES = FACES\n",
+        "games/g/dice.py": "FACES = 6\n",
+        "games/g/engine.py": ("from sim.core.rng import draw\nfrom sim.games.g.state import compiled\n"
+                              "from sim.games.g.tables import SIDES\n\n\n@compiled\ndef play():\n"
+                              "    return draw() % SIDES\n"),
+        "games/g/analysis.py": "from sim.games.g import engine\n\nLABEL = 'wins'\n",
+    }
+    for name, text in files.items():
+        (package / name).parent.mkdir(parents=True, exist_ok=True)
+        (package / name).write_text(text)
+    return package
+
+
+def test_an_edit_to_compiled_sources_changes_the_folder_and_analysis_edits_do_not(tmp_path):
+    package = write_package(tmp_path)
+    before = sources.compiled_digest(package, tmp_path / "memo")
+    assert sources.compiled_digest(package, tmp_path / "memo") == before, "same sources, same folder"
+    (package / "games" / "g" / "analysis.py").write_text("LABEL = 'share of wins'\n")
+    assert sources.compiled_digest(package, tmp_path / "memo") == before
+    for name in ("games/g/engine.py", "games/g/tables.py", "games/g/dice.py", "games/g/state.py", "core/rng.py",
+                 "core/jit.py"):
+        edited = sources.compiled_digest(package, tmp_path / "memo")
+        with (package / name).open("a") as file:
+            file.write("# edited\n")
+        assert sources.compiled_digest(package, tmp_path / "memo") != edited, name
 
 
 def test_an_explicit_cache_dir_is_respected(tmp_path):

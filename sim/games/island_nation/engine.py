@@ -57,6 +57,7 @@ from sim.games.island_nation.state import (
     MOVE,
     N_PENDING,
     NLOG,
+    ONCE,
     OVER,
     RADAR,
     REASON,
@@ -181,7 +182,7 @@ def _hidden_reach(T, P, st, start, max_steps, include_start, m0, m1):
     return u0, u1
 
 
-@njit(**INLINE)
+@njit(**ONCE)
 def frogman_turn(T, P, st, bot, rng, log):
     """IN-TURN-2/3, IN-MOVE-1..4, IN-BOTTLE-1/2, IN-MINE-1/2, IN-SHOOT-1, IN-CARD-1..4, IN-WIN-F1: the
     turn opens (bottle, items, shot, draws), the frogman walks, the turn closes (pass, mine, events).
@@ -231,7 +232,7 @@ def frogman_opens(T, P, st, bot, rng, log):
     return start, hidden, ap, spent, shots, draws, m0, m1
 
 
-@njit(**INLINE)
+@njit(**ONCE)
 def frogman_walks(T, P, st, bot, rng, log, hidden, ap, spent, n_path, m0, m1):
     """Road steps chosen by the bot until it stops or the action points run out (IN-MOVE-1..4), from
     ``spent`` points spent and ``n_path`` points on this turn's path. Returns (spent, n_path)."""
@@ -483,7 +484,7 @@ def _artillery_moves(T, P, st, log, k, d):
         _wound_artillery(P, st, log, k)
 
 
-@njit(**INLINE)
+@njit(**ONCE)
 def artillery_turn(T, P, st, bot, k, rng, log):
     """IN-TURN-2/3: up to the action points, at least one spent, one shot a turn (IN-SHOOT-2);
     items and ability first (IN-CARD-2, IN-ABILITY-1), events at the end (IN-CARD-3)."""
@@ -502,7 +503,7 @@ def artillery_opens(T, P, st, bot, k, rng, log):
     return P.ap + st.g[EXTRA_AP]
 
 
-@njit(**INLINE)
+@njit(**ONCE)
 def artillery_acts(T, P, st, bot, k, rng, log, ap, spent, shot):
     """Actions chosen by the bot from ``spent`` points spent (and ``shot`` taken) until it ends the
     turn, the points run out, it dies or the game ends."""
@@ -601,7 +602,7 @@ def _deal_cards(P, st, rng):
             st.ability[k, AB_USES] = P.ab_uses[order[k]]
 
 
-@njit(**JIT)
+@njit(**ONCE)
 def play_game(T, P, st, policy, rng, log, density):
     """IN-TURN-1: rounds of the frogman's turn, then each artillery's; IN-WIN-A3: the artillery
     win when the last round ends. ``density[p]`` counts rounds the frogman ended on p."""
@@ -609,7 +610,7 @@ def play_game(T, P, st, policy, rng, log, density):
     play_rounds(T, P, st, policy, rng, log, density, 1)
 
 
-@njit(**INLINE)
+@njit(**ONCE)
 def play_rounds(T, P, st, policy, rng, log, density, first):
     """Rounds ``first`` .. the last (IN-TURN-1), then the artillery win on time (IN-WIN-A3)."""
     for r in range(first, P.last_round + 1):
@@ -625,7 +626,7 @@ def play_rounds(T, P, st, policy, rng, log, density, first):
     _finish(st, log, ARTILLERY, TIME)
 
 
-@njit(**INLINE)
+@njit(**ONCE)
 def artillery_turns(T, P, st, bot, rng, log, density, first):
     """The turns of the living artillery ``first`` .. the last in order (IN-TURN-1), then the
     round's end: its public-set size and the frogman's point (``density``)."""

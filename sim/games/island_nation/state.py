@@ -63,6 +63,9 @@ JIT = {"cache": True, "_nrt": False}
 # small hot helpers are inlined by LLVM (forceinline): numba's IR inlining (inline="always") re-typed every
 # helper at each call site, a quarter of the engine's cold compile
 INLINE = {"cache": True, "_nrt": False, "forceinline": True}
+# the stages called from one place only (play_game, play_rounds, the turns) are inlined by numba (IR) into
+# their caller: one library fewer each, whose whole call tree LLVM would otherwise optimise and emit again
+ONCE = {"cache": True, "_nrt": False, "inline": "always"}
 
 
 State = np.dtype([  # the byte maps first: 64-byte aligned, so their vector loads and stores never split a cache line
