@@ -260,3 +260,14 @@ def test_scripted_runs_never_load_the_search(warm):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          env={**os.environ, "PYTHONPATH": f"{here}:{here.parent.parent}"})
     assert out.stdout.strip() == "False"
+
+
+def test_chunks_of_any_size_share_one_compiled_engine(rules4):
+    """play_chunk hands play_batch and play_batch_search C-contiguous blocks whatever the chunk size
+    after a larger one, so each is compiled (or loaded) once, not again for a smaller last chunk."""
+    policy = GAME.policy_array(rules4, {"1": "search:rollouts=2"})
+    for count in (40, 3, 17):
+        play(rules4, np.array([COUNTER] * 4), 1, 0, 10 * count)
+        play(rules4, policy, 1, 0, count)
+    assert len(E.play_batch.signatures) == 1
+    assert len(X.play_batch_search.signatures) == 1

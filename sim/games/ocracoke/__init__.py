@@ -91,12 +91,14 @@ def _block(name: str, rows: int, columns: int, dtype=np.int64) -> np.ndarray:
     """A (rows, columns) block for play_batch to fill: the last one of this name again when no
     chunk still holds a view of it and it is large enough, else a new one. Memory touched for the first
     time costs the kernel a page fault and a page of zeros each: ~10 % of a chunk's time."""
-    block = getattr(_SPARE, name, None)
-    # 3 references when nothing else holds it: the thread-local slot, `block`, getrefcount's argument
-    if block is None or block.shape[0] != rows or block.shape[1] < columns or sys.getrefcount(block) > 3:
-        block = np.empty((rows, columns), dtype)
-        setattr(_SPARE, name, block)
-    return block[:, :columns]
+    spare = getattr(_SPARE, name, None)
+    # 3 references when nothing else holds it: the thread-local slot, `spare`, getrefcount's argument
+    if spare is None or spare.size < rows * columns or sys.getrefcount(spare) > 3:
+        spare = np.empty(rows * columns, dtype)
+        setattr(_SPARE, name, spare)
+    # always C-contiguous: a (rows, :columns) slice of a wider block is another numba type (layout A),
+    # and play_batch would be compiled a second time for it the first time a chunk is smaller
+    return spare[: rows * columns].reshape(rows, columns)
 
 
 def play_chunk(rules: OcracokeRules, policy: np.ndarray, seed: int, start: int, count: int,
