@@ -3,7 +3,7 @@
 numba compiles a game's engine the first time it runs and keeps the machine code in its on-disk cache
 (``NUMBA_CACHE_DIR``, a folder per version of the sources: see ``sim/__init__.py``). That first
 compile takes tens of seconds, so it is announced on stderr ("compiling the Island Nation engine,
-about 35 s, once per machine") and done in the calling process before any worker starts (the workers
+about 24 s, once per machine") and done in the calling process before any worker starts (the workers
 then load the cached code instead of each compiling it again). A marker file per game in the cache
 folder records that the engine's ordinary path (the default bots) is compiled, so a warm cache stays
 silent.
@@ -25,8 +25,8 @@ from pydantic import BaseModel
 from sim.core.game import GameSpec
 
 # Cold compile of each engine on the project's 2-core machine, for the announcement: compile_s of
-# `make bench` (reports/bench.json, 2026-12-02, no other load). Other games: no estimate.
-COMPILE_S = {"ocracoke": 16, "island-nation": 35, "wonderful-island": 43}
+# `make first-hour` (reports/bench.json, 2026-12-03, quiet machine). Other games: no estimate.
+COMPILE_S = {"ocracoke": 17, "island-nation": 24, "wonderful-island": 44}
 
 
 def display_name(spec: GameSpec) -> str:
