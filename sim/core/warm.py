@@ -69,13 +69,17 @@ def ensure_compiled(spec: GameSpec, rules: BaseModel | None = None, announce: bo
         rules = load_scenario(spec.name, spec.rules_model, "base").rules
     if announce:
         print(announcement(spec), file=sys.stderr, flush=True)
+    return _play_and_mark(spec, rules, spec.policy_array(rules, None), trace, _marker(spec))
+
+
+def _play_and_mark(spec: GameSpec, rules: BaseModel, policy, trace: bool, marker: Path | None) -> float:
+    """Play game 0 (and, with ``trace``, replay it) so numba compiles what it runs, then leave ``marker``
+    holding the seconds it took. Returns them."""
     began = time.perf_counter()
-    policy = spec.policy_array(rules, None)
     spec.play(rules, policy, 0, 0, 1)
     if trace:
         spec.trace(rules, policy, 0, 0)
     elapsed = time.perf_counter() - began
-    marker = _marker(spec)
     if marker is not None:
         marker.write_text(f"{elapsed:.1f}\n")
     return elapsed
@@ -99,16 +103,9 @@ def ensure_search_compiled(spec: GameSpec) -> float:
         return 0.0
     from sim.core.scenario import load_scenario
 
-    began = time.perf_counter()
     rules = load_scenario(spec.name, spec.rules_model, "base").rules
     policy = spec.policy_array(rules, {"all": spec.search.name})
-    spec.play(rules, policy, 0, 0, 1)
-    spec.trace(rules, policy, 0, 0)
-    elapsed = time.perf_counter() - began
-    marker = _search_marker(spec)
-    if marker is not None:
-        marker.write_text(f"{elapsed:.1f}\n")
-    return elapsed
+    return _play_and_mark(spec, rules, policy, True, _search_marker(spec))
 
 
 def _compile_one(name: str, search: bool = False) -> tuple[str, float]:
