@@ -10,9 +10,7 @@ kept only for the rare function that cannot be typed without it (e.g. an index i
 machine code does not change in what it computes: the hot callees are inlined by LLVM, which folds
 the constants the same way.
 
-Used by Ocracoke and Island Nation (and sim.core's rng and bits). The Wonderful Island keeps numba's
-own ``njit``: its rules call each other without inlining, and there the per-constant copies measured
-about 7 % faster (median of 9 passes each, shared machine) for a compile only ~5 % shorter.
+Used by the three engines (and sim.core's rng and bits).
 """
 
 from __future__ import annotations

@@ -235,7 +235,7 @@ from sim.games.wonderful_island.state import (
     W_VOTES,
     character_row,
     compiled,
-    leaf,
+    inlined,
     new_state,
     state_at,
     stream,
@@ -302,7 +302,7 @@ def active_count(sp):
     return count
 
 
-@leaf
+@inlined
 def draw_one(sp):
     """A card drawn from the draw pile (WI-SETUP-4, WI-SETTLE-4). The pile is kept unordered and each
     draw takes a uniformly random remaining card: the same distribution as the top card of a shuffled
@@ -331,7 +331,7 @@ def to_discard(sp, k):
     st[0, G_DISC_N] += 1
 
 
-@leaf
+@compiled
 def draw_cards(sp, p, n):
     """Draw n cards into p's hand (WI-TURN-2); a hospitalised player draws nothing (WI-HOSP-3)."""
     st = state_at(sp)
@@ -498,7 +498,7 @@ def learn_camp(sp, o, q):
         st[SEAT + o, S_BELIEF + q] = 1000 if st[SEAT + q, S_CAMP] == st[SEAT + o, S_SIDE] else 0
 
 
-@leaf
+@inlined
 def observe(sp, actor, toward, friendly):
     """Everyone with a side revises its belief about ``actor`` after it helped or hurt ``toward``
     (not the actor itself, nor a player in jail or who knows the actor's camp). Written without
@@ -517,7 +517,7 @@ def observe(sp, actor, toward, friendly):
 
 
 # ----------------------------------------------------------------------------------------- effects
-@leaf
+@compiled
 def apply_primitive(sp, prim, amount, actor, target):
     """One effect primitive of a card, skill or meeting card (no skills triggered here). Inlined into
     its three callers: a card's effect takes one call (apply_effect) instead of two."""
@@ -548,7 +548,7 @@ def apply_primitive(sp, prim, amount, actor, target):
         st[0, G_EXTRA_SUP] += amount
 
 
-@leaf
+@inlined
 def has_skill(sp, p, trigger):
     """Whether p's character has a skill with this trigger (most have none for a given trigger)."""
     st = state_at(sp)
@@ -638,7 +638,7 @@ def card_is_hostile(row) -> bool:
                 or row[C_T1] == TG_VENUE_SUPPORT)
 
 
-@leaf
+@inlined
 def try_cancel(sp, victim, actor, k):
     """WI-CARD-5 (沙盤推演): the victim of a hostile card may cancel it with a response card."""
     st = state_at(sp)
@@ -758,7 +758,7 @@ def take_meeting_card(sp, p):
 
 
 # ----------------------------------------------------------------------------------------- action turns
-@leaf
+@compiled
 def play_slot_card(sp, p, i):
     """WI-CARD-1/2: a support or obstruction card goes into an empty venue slot."""
     st = state_at(sp)
@@ -790,7 +790,7 @@ def play_strategy_card(sp, p, i, target, code):
     to_discard(sp, k)
 
 
-@leaf
+@inlined
 def turn_over(sp):
     """The campaign turn stops: the game ended or the candidate went to jail (WI-JAIL-3)."""
     st = state_at(sp)
@@ -846,7 +846,7 @@ def play_step(sp, p):
             return
 
 
-@leaf
+@compiled
 def discard_step(sp, p):
     """WI-TURN-5: down to the hand limit; WI-MEET-2: three of those cards may buy a meeting card."""
     st = state_at(sp)
@@ -860,7 +860,7 @@ def discard_step(sp, p):
         discard_cards(sp, p, excess)
 
 
-@leaf
+@compiled
 def action_turn(sp, p, extra_draw):
     """WI-TURN-1..5: turn start (skills), draw 2, play cards, discard to 5."""
     st = state_at(sp)
@@ -1212,14 +1212,14 @@ def settle(sp, c, vstats):
 
 
 # ----------------------------------------------------------------------------------------- endings
-@leaf
+@inlined
 def can_declare(sp, p):
     """Not in jail, not in hospital (WI-HOSP-3)."""
     st = state_at(sp)
     return (st[SEAT + p, S_JAILED] == 0) & (st[SEAT + p, S_HOSP] < 0)
 
 
-@leaf
+@inlined
 def politician_goal_met(sp, p, counting):
     """WI-END-3: a politician's own condition (camp elections are handled by the caller). Hospital bars
     declaring (WI-HOSP-3), not the forced count's step A (``counting``, WI-END-4); jail bars both
@@ -1243,7 +1243,7 @@ def politician_goal_met(sp, p, counting):
     return False
 
 
-@leaf
+@inlined
 def camps_ready(sp):
     """Bit ``camp`` set when a blue/green player of that camp could declare now (WI-END-1)."""
     st = state_at(sp)
@@ -1508,7 +1508,7 @@ def camp_stealers(sp, p, camp):
     return mask
 
 
-@compiled
+@inlined
 def campaign_turn(sp, c, vstats, venue=-1):
     """WI-ROUND-3/4: venue, action turns from the candidate's right (candidate last), reactive
     cards, settlement; then the venue is cleared and hospital stays may end (WI-HOSP-2). A venue
@@ -1552,7 +1552,7 @@ def campaign_turn(sp, c, vstats, venue=-1):
     check_endings(sp)
 
 
-@compiled
+@inlined
 def play_game(sp, deck0, mdeck0, bots, vstats):
     """One whole game (WI-ROUND-1/2): rounds of campaign turns from seat 0 until an ending."""
     st = state_at(sp)

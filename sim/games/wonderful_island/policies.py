@@ -72,7 +72,7 @@ from sim.games.wonderful_island.state import (
     W_VOTES,
     character_row,
     compiled,
-    leaf,
+    inlined,
     state_at,
     stream,
 )
@@ -161,7 +161,7 @@ def random_other(sp, p, n, need_votes):
     return -1
 
 
-@leaf
+@inlined
 def strongest_rival(sp, p, n, need_votes):
     """The believed rival with the most votes (plain votes only when ``need_votes``), the first of
     equals; not in jail. Without branches in the loop (selects): who qualifies is data."""
@@ -201,7 +201,7 @@ def nearest_to_jail(sp, p, n):
     return best
 
 
-@leaf
+@inlined
 def most_uncertain(sp, p, n):
     """The player p knows least about (belief nearest one half); -1 if p knows everyone."""
     st = state_at(sp)
@@ -216,7 +216,7 @@ def most_uncertain(sp, p, n):
     return best if gap < 300 else -1
 
 
-@leaf
+@inlined
 def hostile_target(sp, p, prim):
     """Whom p aims a hostile effect at (-1: hold the card)."""
     st = state_at(sp)
@@ -252,7 +252,7 @@ def self_benefit(sp, p, prim, amount):
     return False
 
 
-@leaf
+@inlined
 def action_card_target(sp, p, k, target_kind):
     """WI-TURN-3: whom p plays strategy card k on at its action step (-1: keep it)."""
     st = state_at(sp)
@@ -274,7 +274,7 @@ def action_card_target(sp, p, k, target_kind):
     return hostile_target(sp, p, prim)
 
 
-@leaf
+@inlined
 def slot_card_wanted(sp, p, k):
     """WI-CARD-1/2: whether p puts support/obstruction card k into the candidate's venue."""
     st = state_at(sp)
@@ -288,7 +288,7 @@ def slot_card_wanted(sp, p, k):
     return is_rival(sp, p, c)
 
 
-@leaf
+@inlined
 def meeting_target(sp, p):
     """WI-CARD-4: to whom p passes a meeting card now (-1: keep it)."""
     st = state_at(sp)
@@ -299,7 +299,7 @@ def meeting_target(sp, p):
     return most_uncertain(sp, p, st[0, G_N])
 
 
-@leaf
+@inlined
 def discard_index(sp, p):
     """WI-TURN-5: which card of p's hand goes to the discard pile (the least worth for bots)."""
     st = state_at(sp)
@@ -309,7 +309,7 @@ def discard_index(sp, p):
     return hand_argmin(sp, p, C_VALUE)
 
 
-@leaf
+@inlined
 def hand_argmin(sp, p, column):
     """Index of the first card in p's hand with the smallest catalogue value in ``column``."""
     st = state_at(sp)
@@ -330,7 +330,7 @@ def wants_trade(sp, p):
     return st[SEAT + p, S_SIDE] >= 0
 
 
-@leaf
+@inlined
 def reactive_wanted(sp, p, k, has_support, has_obstruction):
     """WI-TURN-6: whether p plays reactive card k after the candidate's action phase."""
     st = state_at(sp)

@@ -26,17 +26,23 @@ meeting cards (columns in :mod:`.catalogue`); compiled code reads it as ``st[TB,
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
+from numba import types
 from numba.core.extending import intrinsic
 from numba.np.arrayobj import populate_array
+
+from sim.core.jit import njit
 
 # Compiled rules and bots: cached, numpy's error model (no zero-divisor checks: every divisor is a
 # positive count), and without numba's reference counting. They never allocate (short lists live in
 # the TMP rows of ``st``), so a call between them costs a few nanoseconds instead of tens.
 compiled = njit(cache=True, _nrt=False, error_model="numpy")
-# A few hot leaves are inlined into their callers (numba IR inlining): a call would cost more than their
-# few loads and compares.
-leaf = njit(cache=True, _nrt=False, error_model="numpy", inline="always")
+# Inlined into each caller (numba IR inlining): ``stream``, which returns a view of ``st``; a few hot leaves
+# whose call would cost more than their loads and compares; and the top of a game (``play_game``,
+# ``campaign_turn``): each separately compiled function makes LLVM optimise and generate machine code
+# again for itself and everything it calls, so these two cost two more passes over nearly the whole
+# engine (about 4 s of a cold compile). Not the larger rules and bots: numba copies and retypes an
+# inlined body at every call site, which cost more compile time than the calls cost run time.
+inlined = njit(cache=True, _nrt=False, error_model="numpy", inline="always")
 
 MAX_PLAYERS = 8
 HMAX = 40  # hand capacity; a card drawn beyond it goes to the discard pile (never reached in play)
@@ -158,14 +164,14 @@ def state_at(typingctx, address):
     return STATE(address), codegen
 
 
-@leaf
+@inlined
 def stream(st):
     """The game's random stream for sim.core.rng's draws: row RNG of ``st`` seen as uint64 words (one
     array for compiled helpers to pass, not two)."""
     return st[RNG, :4].view(np.uint64)
 
 
-@leaf
+@inlined
 def character_row(sp, p):
     """The row of ``st`` holding player p's character (its skills, win condition and score in the
     table T inside the state)."""
