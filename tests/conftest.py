@@ -1,11 +1,11 @@
 """Shared by every test module: the engines are compiled once per session, before any test runs.
 
 ``make test`` runs the suite on every core (pytest-xdist, one worker per core, each test file in one
-worker). The controller compiles the three engines and their search bots first, two games at a time,
-into numba's on-disk cache (``sim.core.warm``); the workers then load the compiled code instead of
-each compiling it again (and again in each joblib worker). On a warm cache this is a check of six
-marker files. Tests share nothing else across files, so their results do not depend on the order or
-the worker they run in.
+worker). The controller compiles the three engines, their search bots and their analyses' own entry
+points (counterfactual batches) first, two steps at a time, into numba's on-disk cache
+(``sim.core.warm``); the workers then load the compiled code instead of each compiling it again (and
+again in each joblib worker). On a warm cache this is a check of nine marker files. Tests share
+nothing else across files, so their results do not depend on the order or the worker they run in.
 
 Scheduling (``--dist loadfile``, replaced by ``EachTestOfSplitFiles``): each test of ``SPLIT_FILES``
 (long, independent tests: the reference cross-checks and the report of every game) is a unit of its
