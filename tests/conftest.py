@@ -26,7 +26,7 @@ import pytest
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 # Files whose tests share no module fixture and take many seconds each, in order of their longest
-# test (warm, 2 cores: 41, 25, 11, 5 s): each test is scheduled on its own, before everything else.
+# test (warm, 2 cores, quiet: 29, 10, 7, 6 s): each test is scheduled on its own, before everything else.
 SPLIT_FILES = ("tests/ocracoke/test_oc_reference.py", "tests/workflow/test_wf_registered_games.py",
                "tests/wonderful_island/test_wi_reference.py", "tests/island_nation/test_in_reference.py")
 

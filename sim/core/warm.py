@@ -12,8 +12,8 @@ compiled entry points, e.g. counterfactual batches (``<game>.analyses.compiled``
 
 ``python -m sim.core.warm`` (run by ``make install``) compiles every engine, two at a time. The test
 suite's warm-up (``warm_all(search=True)``, tests/conftest.py) runs all three steps of every game, two
-steps at a time in separate processes, each game's steps in order, the game with the most work left
-first: so no test worker compiles them again, each in its own process.
+steps at a time in separate processes (each game's steps in order, the game with the most work left
+first), so that no test worker compiles any of them again.
 """
 
 from __future__ import annotations
@@ -138,7 +138,8 @@ def ensure_analyses_compiled(spec: GameSpec) -> float:
     began = time.perf_counter()
     spec.extras["warm_analyses"](rules)
     elapsed = time.perf_counter() - began
-    _analyses_marker(spec).write_text(f"{elapsed:.1f}\n")
+    if (marker := _analyses_marker(spec)) is not None:
+        marker.write_text(f"{elapsed:.1f}\n")
     return elapsed
 
 
