@@ -1,11 +1,11 @@
 """Shared by every test module: the engines are compiled once per session, before any test runs.
 
 ``make test`` runs the suite on every core (pytest-xdist, one worker per core, each test file in one
-worker). The controller compiles the three engines and their search bots first, two games at a time,
-into numba's on-disk cache (``sim.core.warm``); the workers then load the compiled code instead of
-each compiling it again (and again in each joblib worker). On a warm cache this is a check of six
-marker files. Tests share nothing else across files, so their results do not depend on the order or
-the worker they run in.
+worker). The controller compiles the three engines, their search bots and their analyses' own entry
+points (counterfactual batches) first, two steps at a time, into numba's on-disk cache
+(``sim.core.warm``); the workers then load the compiled code instead of each compiling it again (and
+again in each joblib worker). On a warm cache this is a check of nine marker files. Tests share
+nothing else across files, so their results do not depend on the order or the worker they run in.
 
 Scheduling (``--dist loadfile``, replaced by ``EachTestOfSplitFiles``): each test of ``SPLIT_FILES``
 (long, independent tests: the reference cross-checks and the report of every game) is a unit of its
@@ -16,10 +16,17 @@ tests first (xdist's own order). So both workers stay busy to the end instead of
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
+# One test worker per core, so BLAS threads of their own only contend: OpenBLAS's idle threads spin, and
+# beside another busy worker the Island Nation report test took 3x its CPU time (27 s against 9 s).
+# Set before the workers start (they inherit it) and before numpy loads; a value already set is kept.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 # Files whose tests share no module fixture and take many seconds each, in order of their longest
-# test (warm, 2 cores: 41, 25, 11, 5 s): each test is scheduled on its own, before everything else.
+# test (warm, 2 cores, quiet: 29, 10, 7, 6 s): each test is scheduled on its own, before everything else.
 SPLIT_FILES = ("tests/ocracoke/test_oc_reference.py", "tests/workflow/test_wf_registered_games.py",
                "tests/wonderful_island/test_wi_reference.py", "tests/island_nation/test_in_reference.py")
 

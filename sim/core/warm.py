@@ -6,9 +6,14 @@ compile takes tens of seconds, so it is announced on stderr ("compiling the Isla
 about 24 s, once per machine") and done in the calling process before any worker starts (the workers
 then load the cached code instead of each compiling it again). A marker file per game in the cache
 folder records that the engine's ordinary path (the default bots) is compiled, so a warm cache stays
-silent.
+silent; two more per game record its search bot (``<game>.search.compiled``) and its analyses' own
+compiled entry points, e.g. counterfactual batches (``<game>.analyses.compiled``, from the game's
+``extras["warm_analyses"]``).
 
-``python -m sim.core.warm`` (run by ``make install``) compiles every engine, two at a time.
+``python -m sim.core.warm`` (run by ``make install``) compiles every engine, two at a time. The test
+suite's warm-up (``warm_all(search=True)``, tests/conftest.py) runs all three steps of every game, two
+steps at a time in separate processes (each game's steps in order, the game with the most work left
+first), so that no test worker compiles any of them again.
 """
 
 from __future__ import annotations
@@ -17,7 +22,8 @@ import os
 import re
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
 
 from pydantic import BaseModel
@@ -108,40 +114,106 @@ def ensure_search_compiled(spec: GameSpec) -> float:
     return _play_and_mark(spec, rules, policy, True, _search_marker(spec))
 
 
-def _compile_one(name: str, search: bool = False) -> tuple[str, float]:
-    """The engine of game ``name`` and, with ``search``, its search bot, in one process (the search
-    reuses the engine's functions compiled just before)."""
+def _analyses_marker(spec: GameSpec) -> Path | None:
+    marker = _marker(spec)
+    return marker.with_suffix(".analyses.compiled") if marker else None
+
+
+def _analyses_compiled(spec: GameSpec) -> bool:
+    """Whether ``spec`` has no analyses to compile (``extras["warm_analyses"]``), or the cache holds them."""
+    marker = _analyses_marker(spec)
+    return ("warm_analyses" not in spec.extras or not is_engine(spec)
+            or (marker is not None and marker.exists()))
+
+
+def ensure_analyses_compiled(spec: GameSpec) -> float:
+    """Compile the analyses' own compiled entry points of ``spec`` (``extras["warm_analyses"](rules)``
+    runs each once under the base scenario, e.g. a counterfactual batch of one game) unless the cache
+    already holds them. Returns the seconds it took (0 when warm or none)."""
+    if _analyses_compiled(spec):
+        return 0.0
+    from sim.core.scenario import load_scenario
+
+    rules = load_scenario(spec.name, spec.rules_model, "base").rules
+    began = time.perf_counter()
+    spec.extras["warm_analyses"](rules)
+    elapsed = time.perf_counter() - began
+    if (marker := _analyses_marker(spec)) is not None:
+        marker.write_text(f"{elapsed:.1f}\n")
+    return elapsed
+
+
+# A game's warm-up steps, in order (each reuses the cache the one before filled): the engine (default
+# bots, one game played and replayed), the search bot, the analyses. Estimated seconds of each on the
+# project's 2-core machine (engine: COMPILE_S; search and analyses: the marker files of a cold run,
+# 2026-12-03), only to order the steps; other games: 30 s a step.
+STEPS = ("engine", "search", "analyses")
+STEP_S = {"ocracoke": (17, 27, 28), "island-nation": (24, 29, 7), "wonderful-island": (44, 18, 3)}
+
+
+def _steps_to_do(spec: GameSpec, search: bool) -> list[str]:
+    """The steps ``warm_all`` still has to run for ``spec`` (with ``search``: all three, as the tests)."""
+    done = {"engine": is_compiled(spec), "search": _search_compiled(spec), "analyses": _analyses_compiled(spec)}
+    return [step for step in STEPS[:3 if search else 1] if not done[step]]
+
+
+def _compile_step(name: str, step: str) -> tuple[str, str, float]:
+    """One warm-up step of game ``name``, in a process of its own."""
     from sim.core.registry import get_game
 
     spec = get_game(name)
-    seconds = ensure_compiled(spec, announce=False, trace=True)
-    return name, seconds + (ensure_search_compiled(spec) if search else 0.0)
+    if step == "engine":
+        return name, step, ensure_compiled(spec, announce=False, trace=True)
+    return name, step, ensure_search_compiled(spec) if step == "search" else ensure_analyses_compiled(spec)
+
+
+def _remaining_s(name: str, steps: list[str]) -> float:
+    estimates = STEP_S.get(name, (30, 30, 30))
+    return sum(estimates[STEPS.index(step)] for step in steps)
+
+
+def _run_steps(todo: dict[str, list[str]], jobs: int, say: Callable[[str], None]) -> dict[str, float]:
+    """Run every game's steps in order, ``jobs`` steps at a time, each in its own process: whenever a
+    process is free it takes the next step of the game with the most estimated work left (the longest
+    chain first, so both cores stay busy to the end). Returns the seconds per game."""
+    times = dict.fromkeys(todo, 0.0)
+    running: dict[Future, str] = {}
+    workers = max(1, min(jobs, len(todo)))
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        while any(todo.values()) or running:
+            idle = [name for name, steps in todo.items() if steps and name not in running.values()]
+            for name in sorted(idle, key=lambda n: -_remaining_s(n, todo[n]))[:workers - len(running)]:
+                running[pool.submit(_compile_step, name, todo[name].pop(0))] = name
+            finished, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in finished:
+                del running[future]
+                name, step, seconds = future.result()
+                times[name] += seconds
+                say(f"  compiled the {step} of {name} in {seconds:.0f} s")
+    return times
 
 
 def warm_all(jobs: int = 2, quiet: bool = False, search: bool = False) -> dict[str, float]:
-    """Compile every registered engine not yet in the cache (with ``search``, also every search bot:
-    the test suite plays them all), ``jobs`` at a time (each in its own process, the slowest to
-    compile first); returns the seconds each game took (0 for those already compiled)."""
+    """Compile every registered engine not yet in the cache (with ``search``, also every search bot and
+    every game's analyses: the test suite plays them all), ``jobs`` steps at a time (``_run_steps``);
+    returns the seconds each game took (0 for those already compiled)."""
     from sim.core.registry import all_games
 
     games = all_games()
-    cold = [name for name, spec in games.items()
-            if not is_compiled(spec) or (search and not _search_compiled(spec))]
+    todo = {name: _steps_to_do(spec, search) for name, spec in games.items()}
+    todo = {name: steps for name, steps in todo.items() if steps}
     say = (lambda text: None) if quiet else (lambda text: print(text, file=sys.stderr, flush=True))
-    what = "engines and search bots" if search else "engines"
-    if not cold:
-        say(f"numba cache: every engine{' and search bot' if search else ''} is already compiled for these sources")
+    what = "engines, search bots and analyses" if search else "engines"
+    if not todo:
+        say(f"numba cache: every {'engine, search bot and analysis' if search else 'engine'} is already "
+            "compiled for these sources")
         return dict.fromkeys(games, 0.0)
-    cold.sort(key=lambda name: -COMPILE_S.get(name, 30))
+    cold = sorted(todo, key=lambda name: -COMPILE_S.get(name, 30))
     about = sum(COMPILE_S.get(name, 30) for name in cold) / max(1, min(jobs, len(cold)))
     say(f"numba cache: compiling the {what} of {len(cold)} games once for this machine ({', '.join(cold)}; "
         f"{'' if search else f'about {about:.0f} s '}on two cores), so that the first run of each is fast")
     began = time.perf_counter()
-    times = dict.fromkeys(games, 0.0)
-    with ProcessPoolExecutor(max_workers=max(1, min(jobs, len(cold)))) as pool:
-        for name, seconds in pool.map(_compile_one, cold, [search] * len(cold)):
-            times[name] = seconds
-            say(f"  compiled {name} in {seconds:.0f} s")
+    times = dict.fromkeys(games, 0.0) | _run_steps(todo, jobs, say)
     say(f"numba cache: warm ({time.perf_counter() - began:.0f} s), in {os.environ.get('NUMBA_CACHE_DIR')}")
     return times
 

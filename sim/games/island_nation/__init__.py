@@ -70,6 +70,14 @@ def _register_cli(app) -> None:
     register_cli(app)
 
 
+def _warm_analyses(rules) -> None:
+    """Compile the analyses' own entry point (counterfactual.play_values: the paired values of items and
+    mine timing), one game."""
+    from sim.games.island_nation.counterfactual import play_values
+
+    play_values(rules, 0, 0, 1)
+
+
 GAME = GameSpec(
     name="island-nation",
     title="Island Nation (同島一命)",
@@ -85,5 +93,6 @@ GAME = GameSpec(
     trace=trace,
     description="Hidden movement: will the frogman escape Kaoteng Island in rounds 7–10, and when?",
     search=SEARCH,
-    extras={"register_cli": _register_cli, "report_figures": _report_figures, "trace_frames": _trace_frames},
+    extras={"register_cli": _register_cli, "report_figures": _report_figures, "trace_frames": _trace_frames,
+            "warm_analyses": _warm_analyses},
 )

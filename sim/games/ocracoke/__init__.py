@@ -158,6 +158,13 @@ def _trace(rules, policy, seed, index):
     return trace(rules, policy, seed, index)
 
 
+def _warm_analyses(rules):
+    """Compile the analyses' own entry point (issue 14 §2: the counterfactual rows), one game."""
+    from sim.games.ocracoke.search import counterfactual_rows
+
+    counterfactual_rows(rules, 0, 0, 1)
+
+
 GAME = GameSpec(
     name="ocracoke",
     title="Ocracoke 迷霧島",
@@ -172,6 +179,6 @@ GAME = GameSpec(
     tables=analysis.tables,
     trace=_trace,
     description="Deduce the sum of the ship's cards; bet on its colour and range with a dial.",
-    extras={"report_figures": analysis.report_figures},
+    extras={"report_figures": analysis.report_figures, "warm_analyses": _warm_analyses},
     search=SEARCH_BOT,
 )

@@ -12,6 +12,15 @@ def _register_cli(app) -> None:
     register_cli(app)
 
 
+def _warm_analyses(rules) -> None:
+    """Compile the analyses' own entry point (engine.play_forced_batch, the paired counterfactuals of
+    ``sim wi-values`` and the report's plots), one game with nothing forced."""
+    from sim.games.wonderful_island.counterfactual import _no_force
+    from sim.games.wonderful_island.engine import run_forced
+
+    run_forced(rules, GAME.policy_array(rules), 0, 0, _no_force(1))
+
+
 GAME = GameSpec(
     name="wonderful-island",
     title="The Wonderful Island 美麗島風雲",
@@ -29,6 +38,6 @@ GAME = GameSpec(
     description="Blue, green and politician camps campaign at six venues with 123 effect cards, 35 characters "
                 "and 24 meeting cards (assumed catalogue); elections, politicians' goals, jail and the forced count.",
     extras={"report_figures": analysis.report_figures, "register_cli": _register_cli,
-            "robust_ranks": analysis.venue_ranks},
+            "robust_ranks": analysis.venue_ranks, "warm_analyses": _warm_analyses},
     search=search.SEARCH_BOT,
 )
