@@ -32,7 +32,7 @@ from sim.core.game import GameSpec
 
 # Cold compile of each engine on the project's 2-core machine, for the announcement: compile_s of
 # `make first-hour` (reports/bench.json, 2026-12-03, quiet machine). Other games: no estimate.
-COMPILE_S = {"ocracoke": 17, "island-nation": 24, "wonderful-island": 44}
+COMPILE_S = {"ocracoke": 15, "island-nation": 21, "wonderful-island": 24}
 
 
 def display_name(spec: GameSpec) -> str:
@@ -146,9 +146,9 @@ def ensure_analyses_compiled(spec: GameSpec) -> float:
 # A game's warm-up steps, in order (each reuses the cache the one before filled): the engine (default
 # bots, one game played and replayed), the search bot, the analyses. Estimated seconds of each on the
 # project's 2-core machine (engine: COMPILE_S; search and analyses: the marker files of a cold run,
-# 2026-12-03), only to order the steps; other games: 30 s a step.
+# 2026-12-03, two steps at a time), only to order the steps; other games: 30 s a step.
 STEPS = ("engine", "search", "analyses")
-STEP_S = {"ocracoke": (17, 27, 28), "island-nation": (24, 29, 7), "wonderful-island": (44, 18, 3)}
+STEP_S = {"ocracoke": (15, 47, 24), "island-nation": (21, 24, 5), "wonderful-island": (24, 15, 3)}
 
 
 def _steps_to_do(spec: GameSpec, search: bool) -> list[str]:
