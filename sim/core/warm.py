@@ -32,7 +32,7 @@ from sim.core.game import GameSpec
 
 # Cold compile of each engine on the project's 2-core machine, for the announcement: compile_s of
 # `make first-hour` (reports/bench.json, 2026-12-03, quiet machine). Other games: no estimate.
-COMPILE_S = {"ocracoke": 15, "island-nation": 21, "wonderful-island": 24}
+COMPILE_S = {"ocracoke": 13, "island-nation": 19, "wonderful-island": 24}
 
 
 def display_name(spec: GameSpec) -> str:
@@ -148,7 +148,7 @@ def ensure_analyses_compiled(spec: GameSpec) -> float:
 # project's 2-core machine (engine: COMPILE_S; search and analyses: the marker files of a cold run,
 # 2026-12-03, two steps at a time), only to order the steps; other games: 30 s a step.
 STEPS = ("engine", "search", "analyses")
-STEP_S = {"ocracoke": (15, 47, 24), "island-nation": (21, 24, 5), "wonderful-island": (24, 15, 3)}
+STEP_S = {"ocracoke": (13, 47, 24), "island-nation": (19, 24, 5), "wonderful-island": (24, 15, 3)}
 
 
 def _steps_to_do(spec: GameSpec, search: bool) -> list[str]:
