@@ -3,7 +3,7 @@
 numba compiles a game's engine the first time it runs and keeps the machine code in its on-disk cache
 (``NUMBA_CACHE_DIR``, a folder per version of the sources: see ``sim/__init__.py``). That first
 compile takes tens of seconds, so it is announced on stderr ("compiling the Island Nation engine,
-about 24 s, once per machine") and done in the calling process before any worker starts (the workers
+about 19 s, once per machine") and done in the calling process before any worker starts (the workers
 then load the cached code instead of each compiling it again). A marker file per game in the cache
 folder records that the engine's ordinary path (the default bots) is compiled, so a warm cache stays
 silent; two more per game record its search bot (``<game>.search.compiled``) and its analyses' own
