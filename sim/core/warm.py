@@ -41,14 +41,26 @@ def display_name(spec: GameSpec) -> str:
     return latin.removeprefix("The ") or spec.name
 
 
-def _marker(spec: GameSpec) -> Path | None:
+# A game's warm-up steps, in order (each reuses the cache the one before filled): the engine (default
+# bots, one game played and replayed), the search bot, the analyses. Estimated seconds of each on the
+# project's 2-core machine (engine: COMPILE_S; search and analyses: the marker files of a cold run,
+# 2026-12-03, two steps at a time), only to order the steps; other games: 30 s a step.
+STEPS = ("engine", "search", "analyses")
+STEP_S = {"ocracoke": (13, 47, 24), "island-nation": (19, 24, 5), "wonderful-island": (24, 15, 3)}
+
+
+def _marker(spec: GameSpec, step: str = "engine") -> Path | None:
+    """The file in the cache folder recording that ``step`` of ``spec`` is compiled: ``<game>.compiled``
+    for the engine, ``<game>.<step>.compiled`` for the others."""
     folder = os.environ.get("NUMBA_CACHE_DIR")
-    return Path(folder) / f"{spec.name}.compiled" if folder else None
+    name = spec.name if step == "engine" else f"{spec.name}.{step}"
+    return Path(folder) / f"{name}.compiled" if folder else None
 
 
-def is_compiled(spec: GameSpec) -> bool:
-    """Whether this machine's cache holds the engine of ``spec`` for the current sources."""
-    marker = _marker(spec)
+def is_compiled(spec: GameSpec, step: str = "engine") -> bool:
+    """Whether this machine's cache holds ``step`` of ``spec`` (by default its engine) for the current
+    sources."""
+    marker = _marker(spec, step)
     return marker is not None and marker.exists()
 
 
@@ -62,99 +74,72 @@ def is_engine(spec: GameSpec) -> bool:
     return getattr(spec.play, "__module__", "").startswith("sim.games.")
 
 
+def _to_compile(spec: GameSpec, step: str) -> bool:
+    """Whether ``step`` of ``spec`` has compiled code the cache does not hold yet (a game without a
+    search bot, or without ``extras["warm_analyses"]``, has none for that step)."""
+    present = {"engine": True, "search": spec.search is not None, "analyses": "warm_analyses" in spec.extras}
+    return is_engine(spec) and present[step] and not is_compiled(spec, step)
+
+
+def _base_rules(spec: GameSpec) -> BaseModel:
+    from sim.core.scenario import load_scenario
+
+    return load_scenario(spec.name, spec.rules_model, "base").rules
+
+
+def _play(spec: GameSpec, rules: BaseModel, policy, trace: bool) -> None:
+    """Play game 0 (and, with ``trace``, replay it) so numba compiles what it runs."""
+    spec.play(rules, policy, 0, 0, 1)
+    if trace:
+        spec.trace(rules, policy, 0, 0)
+
+
+def _timed_and_marked(spec: GameSpec, step: str, compile_step: Callable[[], object]) -> float:
+    """Run ``compile_step``, then leave the step's marker holding the seconds it took. Returns them."""
+    began = time.perf_counter()
+    compile_step()
+    elapsed = time.perf_counter() - began
+    if (marker := _marker(spec, step)) is not None:
+        marker.write_text(f"{elapsed:.1f}\n")
+    return elapsed
+
+
 def ensure_compiled(spec: GameSpec, rules: BaseModel | None = None, announce: bool = True,
                     trace: bool = False) -> float:
     """Compile the engine of ``spec`` (its default bots, by playing one game under ``rules``, by default
     the base scenario's; with ``trace``, also the replay of one game) unless the cache already holds it;
     say so on stderr first. Returns the seconds it took (0 when warm)."""
-    if not is_engine(spec) or is_compiled(spec):
+    if not _to_compile(spec, "engine"):
         return 0.0
-    if rules is None:
-        from sim.core.scenario import load_scenario
-
-        rules = load_scenario(spec.name, spec.rules_model, "base").rules
+    rules = _base_rules(spec) if rules is None else rules
     if announce:
         print(announcement(spec), file=sys.stderr, flush=True)
-    return _play_and_mark(spec, rules, spec.policy_array(rules, None), trace, _marker(spec))
-
-
-def _play_and_mark(spec: GameSpec, rules: BaseModel, policy, trace: bool, marker: Path | None) -> float:
-    """Play game 0 (and, with ``trace``, replay it) so numba compiles what it runs, then leave ``marker``
-    holding the seconds it took. Returns them."""
-    began = time.perf_counter()
-    spec.play(rules, policy, 0, 0, 1)
-    if trace:
-        spec.trace(rules, policy, 0, 0)
-    elapsed = time.perf_counter() - began
-    if marker is not None:
-        marker.write_text(f"{elapsed:.1f}\n")
-    return elapsed
-
-
-def _search_marker(spec: GameSpec) -> Path | None:
-    marker = _marker(spec)
-    return marker.with_suffix(".search.compiled") if marker else None
-
-
-def _search_compiled(spec: GameSpec) -> bool:
-    """Whether ``spec`` has no search bot to compile, or this machine's cache holds it."""
-    marker = _search_marker(spec)
-    return spec.search is None or not is_engine(spec) or (marker is not None and marker.exists())
+    return _timed_and_marked(spec, "engine", lambda: _play(spec, rules, spec.policy_array(rules, None), trace))
 
 
 def ensure_search_compiled(spec: GameSpec) -> float:
     """Compile the search bot of ``spec`` (every role searching: one game played and one replayed)
     unless the cache already holds it. Returns the seconds it took (0 when warm or no search bot)."""
-    if _search_compiled(spec):
+    if not _to_compile(spec, "search"):
         return 0.0
-    from sim.core.scenario import load_scenario
-
-    rules = load_scenario(spec.name, spec.rules_model, "base").rules
+    rules = _base_rules(spec)
     policy = spec.policy_array(rules, {"all": spec.search.name})
-    return _play_and_mark(spec, rules, policy, True, _search_marker(spec))
-
-
-def _analyses_marker(spec: GameSpec) -> Path | None:
-    marker = _marker(spec)
-    return marker.with_suffix(".analyses.compiled") if marker else None
-
-
-def _analyses_compiled(spec: GameSpec) -> bool:
-    """Whether ``spec`` has no analyses to compile (``extras["warm_analyses"]``), or the cache holds them."""
-    marker = _analyses_marker(spec)
-    return ("warm_analyses" not in spec.extras or not is_engine(spec)
-            or (marker is not None and marker.exists()))
+    return _timed_and_marked(spec, "search", lambda: _play(spec, rules, policy, True))
 
 
 def ensure_analyses_compiled(spec: GameSpec) -> float:
     """Compile the analyses' own compiled entry points of ``spec`` (``extras["warm_analyses"](rules)``
     runs each once under the base scenario, e.g. a counterfactual batch of one game) unless the cache
     already holds them. Returns the seconds it took (0 when warm or none)."""
-    if _analyses_compiled(spec):
+    if not _to_compile(spec, "analyses"):
         return 0.0
-    from sim.core.scenario import load_scenario
-
-    rules = load_scenario(spec.name, spec.rules_model, "base").rules
-    began = time.perf_counter()
-    spec.extras["warm_analyses"](rules)
-    elapsed = time.perf_counter() - began
-    if (marker := _analyses_marker(spec)) is not None:
-        marker.write_text(f"{elapsed:.1f}\n")
-    return elapsed
-
-
-# A game's warm-up steps, in order (each reuses the cache the one before filled): the engine (default
-# bots, one game played and replayed), the search bot, the analyses. Estimated seconds of each on the
-# project's 2-core machine (engine: COMPILE_S; search and analyses: the marker files of a cold run,
-# 2026-12-03, two steps at a time), only to order the steps; other games: 30 s a step.
-STEPS = ("engine", "search", "analyses")
-STEP_S = {"ocracoke": (13, 47, 24), "island-nation": (19, 24, 5), "wonderful-island": (24, 15, 3)}
+    rules = _base_rules(spec)
+    return _timed_and_marked(spec, "analyses", lambda: spec.extras["warm_analyses"](rules))
 
 
 def _steps_to_do(spec: GameSpec, search: bool) -> list[str]:
     """The steps ``warm_all`` still has to run for ``spec`` (with ``search``: all three, as the tests)."""
-    done = {"engine": is_compiled(spec), "search": _search_compiled(spec), "analyses": _analyses_compiled(spec)}
-    return [step for step in STEPS[:3 if search else 1] if not done[step]]
+    return [step for step in STEPS[:3 if search else 1] if _to_compile(spec, step)]
 
 
 def _compile_step(name: str, step: str) -> tuple[str, str, float]:
