@@ -1,6 +1,5 @@
 """Balance lab for three island games: batch simulators, bots and balance reports."""
 
-import hashlib
 import os
 import shutil
 import sys
@@ -16,18 +15,6 @@ except PackageNotFoundError:  # running from a source tree without installing
 __all__ = ["SimResult", "simulate", "__version__"]
 
 STALE_CACHE_S = 3600  # compiled code of other source versions is removed after an hour unused
-COMPILED_CORE = ("rng.py", "bits.py", "jit.py")  # the modules of sim/core whose functions the engines compile in
-
-
-def _sources_digest(package: Path) -> str:
-    """SHA-256 of ``COMPILED_CORE`` and all of ``games/`` (analysis modules included): names the results
-    of ``sim robust`` (``sim.workflow.robust``), which depend on the analysis as well as the engines. The
-    numba cache folder is named by the narrower ``sim.core.sources.compiled_digest``."""
-    digest = hashlib.sha256()
-    for path in [*(package / "core" / name for name in COMPILED_CORE), *sorted((package / "games").rglob("*.py"))]:
-        digest.update(path.relative_to(package).as_posix().encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
 
 
 def _source_keyed_numba_cache() -> None:

@@ -92,6 +92,18 @@ def _hash(package: Path, paths: list[Path]) -> str:
     return digest.hexdigest()[:16]
 
 
+# the modules of sim/core whose functions every engine compiles in (the random streams, bit tricks, njit)
+COMPILED_CORE = ("rng.py", "bits.py", "jit.py")
+
+
+def results_digest(package: Path) -> str:
+    """16 hex digits of SHA-256 over ``COMPILED_CORE`` and all of ``games/`` (analysis modules included):
+    names the results of ``sim robust`` (``sim.workflow.robust``), which depend on the analysis as well
+    as the engines. The numba cache folder is named by the narrower ``compiled_digest``."""
+    return _hash(package, [*(package / "core" / name for name in COMPILED_CORE),
+                           *sorted((package / "games").rglob("*.py"))])
+
+
 def compiled_digest(package: Path, memo: Path) -> str:
     """16 hex digits of SHA-256 over ``compiled_sources(package)``. Finding those files parses every
     candidate (about a second on a loaded machine), so the answer is kept in ``memo`` (a folder) under

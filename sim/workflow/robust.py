@@ -164,10 +164,12 @@ class Robustness:
 
 
 def sources_digest() -> str:
-    """The digest naming the compiled code (``sim._sources_digest``): a cached result is fresh while it matches."""
+    """The digest naming the engines and analyses (``sim.core.sources.results_digest``): a cached result is
+    fresh while it matches."""
     import sim
+    from sim.core.sources import results_digest
 
-    return sim._sources_digest(Path(sim.__file__).resolve().parent)[:16]
+    return results_digest(Path(sim.__file__).resolve().parent)
 
 
 # ------------------------------------------------------------------------------------------ arms
