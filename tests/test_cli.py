@@ -56,7 +56,7 @@ def test_wrong_type_in_a_scenario_file(tmp_path):
 
 
 @pytest.mark.parametrize("args,fragments", [
-    (["--players", "5"], ["--set", "rules.players", "found 5"]),
+    (["--players", "5"], ["--players: rules.players", "found 5"]),
     (["--set", "players"], ["--set", "key=value"]),
     (["--policy", "0=genius"], ["expected one of random, naive, counter"]),
     (["--policy", "9=random"], ["has no role '9'"]),

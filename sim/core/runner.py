@@ -200,12 +200,11 @@ def resolve_scenario(game: GameSpec, scenario: str | Path | Scenario, sets: tupl
                      players: int | None) -> Scenario:
     """The scenario of a run: a name, a path or a loaded Scenario, with ``--set`` and ``--players`` on top
     (a loaded Scenario given more settings is re-read from its own file)."""
-    extra = list(sets) + ([f"players={players}"] if players is not None else [])
     if isinstance(scenario, Scenario):
-        if not extra:
+        if not sets and players is None:
             return scenario
         scenario = scenario.files[-1]
-    return load_scenario(game.name, game.rules_model, scenario, extra)
+    return load_scenario(game.name, game.rules_model, scenario, list(sets), players)
 
 
 def simulate(

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +33,7 @@ from pydantic import BaseModel, ValidationError
 from sim.core.errors import ScenarioError
 
 FILE_KEYS = {"description", "extends", "rules", "assumed"}
+NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")  # a scenario name: a file stem, never a path
 
 
 def scenario_root() -> Path:
@@ -69,14 +71,27 @@ class Scenario:
         return {k: s for k, s in self.sources.items() if s.kind == "assumed"}
 
 
-def _resolve_path(game: str, name_or_path: str | Path, near: Path | None = None) -> Path:
-    """A scenario path, or a name looked up beside ``near`` (the extending file), then in scenarios/."""
+def _resolve_path(game: str, name_or_path: str | Path, near: Path | None = None, holder: str | None = None) -> Path:
+    """A scenario path, or a name looked up beside ``near`` (the extending file), then in scenarios/<game>/.
+
+    A name is a file stem (letters, digits, ``_``, ``-``, ``.``): ``../other-game/x`` is not followed out of
+    the game's folder; a path to a file (``*.toml`` or an existing file) is taken as given. ``holder`` is the
+    file whose ``extends`` names this one, and is the file an error names.
+    """
     text = str(name_or_path)
+    where, key = (holder, "extends") if holder else ("--scenario", "scenario")
+    if not text.strip():
+        raise ScenarioError(where, key, "a scenario name (see `sim games`) or a path to a .toml file", text)
     path = Path(text)
-    if path.suffix == ".toml" or path.exists():
+    if path.suffix == ".toml" or path.is_file():
+        if holder and not path.is_absolute() and near is not None and (near / path).is_file():
+            return near / path
         if not path.is_file():
-            raise ScenarioError(text, "scenario", "an existing scenario file")
+            raise ScenarioError(where if holder else text, key, "an existing scenario file", text)
         return path
+    if not NAME.fullmatch(text):
+        raise ScenarioError(where, key, "a scenario name (letters, digits, '-', '_'; not a path into another "
+                            "folder) or a path to a .toml file", text)
     beside = near / f"{text}.toml" if near is not None else None
     if beside is not None and beside.is_file():
         return beside
@@ -85,7 +100,7 @@ def _resolve_path(game: str, name_or_path: str | Path, near: Path | None = None)
         known = list_scenarios(game)
         hint = difflib.get_close_matches(text, known, n=1)
         expected = f"one of {', '.join(known) or '(none)'}" + (f" (did you mean {hint[0]!r}?)" if hint else "")
-        raise ScenarioError(f"scenarios/{game}", "scenario", expected, text)
+        raise ScenarioError(holder or f"scenarios/{game}", key, expected, text)
     return candidate
 
 
@@ -95,6 +110,14 @@ def _read_toml(path: Path) -> dict[str, Any]:
             data = tomllib.load(fh)
     except tomllib.TOMLDecodeError as exc:
         raise ScenarioError(str(path), "(file)", "valid TOML", str(exc)) from None
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(str(path), "(file)", "UTF-8 text", f"byte {exc.object[exc.start]:#04x} at "
+                            f"offset {exc.start}") from None
+    except OSError as exc:
+        raise ScenarioError(str(path), "(file)", "a readable file", exc.strerror or type(exc).__name__) from None
+    if not data:
+        raise ScenarioError(str(path), "(file)", "a scenario: `extends = \"base\"` and/or a [rules] table",
+                            "an empty file")
     unknown = set(data) - FILE_KEYS
     if unknown:
         key = sorted(unknown)[0]
@@ -122,6 +145,8 @@ def parse_set(assignment: str) -> tuple[str, Any]:
     if "=" not in assignment:
         raise ScenarioError("--set", assignment, "key=value")
     key, raw = (part.strip() for part in assignment.split("=", 1))
+    if not key or not all(part.isidentifier() for part in key.split(".")):
+        raise ScenarioError("--set", assignment, "key=value with a rule name as key (see `sim rules GAME`)")
     try:
         value = tomllib.loads(f"v = {raw}")["v"]
     except tomllib.TOMLDecodeError:
@@ -162,7 +187,8 @@ def validate_rules(model: type[BaseModel], values: dict[str, Any], origin_of: di
             expected = "a rule parameter of this game" + (f" (did you mean {hint[0]!r}?)" if hint else "")
             raise ScenarioError(origin_of.get(key, "scenario"), f"rules.{key}", expected, key)
     try:
-        return model(**values)
+        # strict: true/false is not the number 1/0 and a number is not a boolean (the same in --set and TOML)
+        return model.model_validate(values, strict=True)
     except ValidationError as exc:
         err = exc.errors()[0]
         loc = tuple(err.get("loc", ()))
@@ -173,6 +199,10 @@ def validate_rules(model: type[BaseModel], values: dict[str, Any], origin_of: di
             return_expected = "a value in the scenario (this value is not in the rule text: give it with a note)"
             raise ScenarioError(origin_of.get(str(top), "scenario"), key, return_expected) from None
         expected = _expected_text(model, loc, err.get("msg", "a valid value"))
+        if isinstance(found, bool) and err.get("type") in ("int_type", "float_type"):
+            expected += "; true/false is not a number"
+        elif err.get("type") == "bool_type":
+            expected += "; write true or false"
         raise ScenarioError(origin_of.get(str(top), "scenario"), key, expected, found) from None
 
 
@@ -181,8 +211,10 @@ def load_scenario(
     model: type[BaseModel],
     scenario: str | Path = "base",
     sets: list[str] | tuple[str, ...] = (),
+    players: int | None = None,
 ) -> Scenario:
-    """Resolve ``extends`` chains, apply ``--set`` overrides, validate, and record sources."""
+    """Resolve ``extends`` chains, apply ``--set`` overrides (then ``--players``), validate, and record
+    sources; an error names the option or file that gave the value."""
     chain: list[tuple[Path, dict[str, Any]]] = []
     path = _resolve_path(game, scenario)
     seen: set[Path] = set()
@@ -197,7 +229,7 @@ def load_scenario(
             break
         if not isinstance(parent, str):
             raise ScenarioError(str(path), "extends", "a scenario name or path", parent)
-        path = _resolve_path(game, parent, near=path.parent)
+        path = _resolve_path(game, parent, near=path.parent, holder=str(path))
     chain.reverse()
 
     values: dict[str, Any] = {}
@@ -221,12 +253,14 @@ def load_scenario(
         for key, note in notes.items():
             if key not in data.get("rules", {}):
                 sources[key] = Source("assumed", file.name, note)
-    for assignment in sets:
-        key, value = parse_set(assignment)
+    settings = [(parse_set(a), "--set") for a in sets]
+    if players is not None:
+        settings.append((("players", players), "--players"))
+    for (key, value), option in settings:
         head = key.split(".", 1)[0]
         values = _deep_merge(values, _nest(key, value))
-        origin_of[head] = "--set"
-        sources[head] = Source("scenario", "--set")
+        origin_of[head] = option
+        sources[head] = Source("scenario", option)
 
     rules = validate_rules(model, values, origin_of)
     for name in model.model_fields:

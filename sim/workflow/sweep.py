@@ -9,6 +9,7 @@ per metric (two parameters).
 from __future__ import annotations
 
 import itertools
+import json
 import math
 from pathlib import Path
 
@@ -28,7 +29,7 @@ def parse_grid(model, param: str, values: str | None, range_: str | None) -> lis
         raise UserError(f"--param {param}: give exactly one of --values a,b,c or --range lo:hi[:step]")
     field = numeric_field(model, param) if model.model_fields.get(param) is not None and \
         model.model_fields[param].annotation in (int, float) else None
-    cast = (int if field.is_int else float) if field else str
+    cast = (int if field.is_int else float) if field else _toml_value
     if values is not None:
         try:
             return [cast(v.strip()) for v in values.split(",") if v.strip()]
@@ -48,9 +49,21 @@ def parse_grid(model, param: str, values: str | None, range_: str | None) -> lis
     return [cast(round(lo + k * step, 10)) for k in range(count)]
 
 
+def _toml_value(text: str):
+    """A non-numeric grid value read as --set reads it: ``true`` is a boolean, ``strict`` is text."""
+    from sim.core.scenario import parse_set
+
+    return parse_set(f"v={text}")[1]
+
+
+def _setting(key: str, value) -> str:
+    """``key=value`` for --set, the value written as TOML (``true``, ``"text"``, ``3``)."""
+    return f"{key}={json.dumps(value)}" if isinstance(value, bool | str) else f"{key}={value}"
+
+
 def _point(spec: GameSpec, scenario: Scenario, point: dict, n_games: int, seed: int,
            policies: dict[str, str] | None) -> list[dict]:
-    sets = [f"{k}={v!r}" if isinstance(v, str) else f"{k}={v}" for k, v in point.items()]
+    sets = [_setting(k, v) for k, v in point.items()]
     result = simulate(spec, scenario, n_games, seed, 1, policies, sets=sets, progress=False)
     frame = result.metrics(headline_only=True)
     return [{**point, **row} for row in frame.iter_rows(named=True)]
@@ -63,7 +76,7 @@ def sweep(game: str | GameSpec, scenario: str | Path | Scenario, grid: dict[str,
     scen = scenario_of(spec, scenario)
     points = [dict(zip(grid, combo, strict=True)) for combo in itertools.product(*grid.values())]
     for point in points:  # validate every point here, so a bad value fails before any game is played
-        scenario_of(spec, scen, [f"{k}={v}" for k, v in point.items()])
+        scenario_of(spec, scen, [_setting(k, v) for k, v in point.items()])
     if jobs == 1 or len(points) == 1:
         rows = [r for p in points for r in _point(spec, scen, p, n_games, seed, policies)]
     else:
