@@ -1,5 +1,5 @@
 """The workflow's commands, added to ``sim`` by ``register(app)``: compare, sweep, tune,
-sensitivity, ladder, robust, report, drift (check / update / calibrate) and golden."""
+sensitivity, ladder, robust, skill, report, drift (check / update / calibrate) and golden."""
 
 from __future__ import annotations
 
@@ -189,6 +189,44 @@ def robust_command(
             console.print(f"wrote {path}")
 
 
+def skill_command(
+    game: GameArg,
+    scenario: ScenarioOpt = "base",
+    set_: SetOpt = None,
+    players: PlayersOpt = None,
+    games: Annotated[int, typer.Option("--games", "-n", help="Games per level (the same games at every "
+                                       "level)")] = 4_000,
+    ladder: Annotated[str | None, typer.Option("--ladder", help="Search budgets of the levels after the scripted "
+                                               "one, rising, e.g. 4,8,16,32 (default: a quarter of the game's "
+                                               "default budget, doubled 6 times)")] = None,
+    tolerance: Annotated[float, typer.Option("--tolerance", help="Settled when every headline's change from the "
+                                             "level before has its 95 % interval within ± this (pt)")] = 1.0,
+    time_limit: Annotated[float | None, typer.Option("--time-limit", help="Seconds; no level is begun that "
+                                                     "would end after it")] = None,
+    gaps: Annotated[bool, typer.Option("--gaps/--no-gaps", help="Exploitability gaps: per level and role, "
+                                       "that role at 4x the budget")] = True,
+    seed: SeedOpt = 0,
+    jobs: JobsOpt = -1,
+    backend: Annotated[str, typer.Option("--backend", help="loky or dask (a local cluster, or --scheduler)")] = "loky",
+    scheduler: Annotated[str | None, typer.Option("--scheduler", help="Dask scheduler address")] = None,
+    out: Annotated[Path, typer.Option("--out", help="Write <game>-skill.json/.csv/.png here (what `sim report` "
+                                      "reads)")] = Path("reports/skill"),
+) -> None:
+    """The skill curve: headline metrics with every role at rising strength (scripted, then search at
+    budget B, 2B, 4B, ...) on the same games, until two successive levels agree within the tolerance."""
+    from sim.core.display import console
+    from sim.workflow.skill import parse_ladder, print_skill, skill, write_skill
+
+    if backend not in ("loky", "dask"):
+        raise UserError(f"--backend {backend}: expected loky or dask")
+    result = skill(game, scenario, games, seed, parse_ladder(ladder) if ladder else None, tolerance / 100,
+                   time_limit, _jobs(jobs), backend, scheduler, players, tuple(set_ or ()), gaps,
+                   say=lambda text: console.print(f"  {text}"))
+    print_skill(result)
+    for path in write_skill(result, out):
+        console.print(f"wrote {path}")
+
+
 def report_command(
     games_: GameList = None,
     games: GamesOpt = 50_000,
@@ -294,6 +332,7 @@ def register(app: typer.Typer) -> None:
     app.command("sensitivity")(sensitivity_command)
     app.command("ladder")(ladder_command)
     app.command("robust")(robust_command)
+    app.command("skill")(skill_command)
     app.command("report")(report_command)
     app.command("golden")(golden_command)
     app.add_typer(drift_app, name="drift")
