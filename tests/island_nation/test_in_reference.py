@@ -56,3 +56,37 @@ def test_in_reference_agrees_with_the_engine(scenario, frogman, artillery, playe
     win_ref = sum(v for k, v in ref.items() if k[0] <= 1) / ref_games
     se = np.sqrt(win_engine * (1 - win_engine) * (1 / ref_games + 1 / ENGINE_GAMES))
     assert abs(win_engine - win_ref) < 4 * se + 1e-9
+
+
+def test_in_setup_4_the_reference_places_artillery_on_numbered_points_only():
+    """IN-SETUP-4 in the reference: the patrol beside its evac point, the random bot anywhere, both
+    on strategic (numbered) points, never on an evac point A-F."""
+    import random
+
+    from sim.games.island_nation.reference import Game
+
+    board = default_board()
+    for bot in ("random", "patrol"):
+        game = Game(board, rules(players=6), "ghost", bot, random.Random(3))
+        for k in range(5):
+            for _ in range(40):
+                assert not board.is_evac[game.place_artillery(k)]
+
+
+def test_in_turn_3_the_reference_frogman_boxed_in_without_bullets_draws():
+    """IN-TURN-3 in the reference: boxed in, no bullet, a card left: a draw, not a pass."""
+    import random
+
+    from sim.games.island_nation.reference import Artillery, Game
+
+    board = default_board()
+    r = rules(players=4, deck=[{"name": "ammo box", "kind": "item", "effect": "bullets", "amount": 1, "count": 3}])
+    game = Game(board, r, "ghost", "hunter", random.Random(1))
+    f = board.index["64"]
+    around = [q for q in board.road_step[f] if q >= 0]
+    game.frogman, game.frogman_bullets, game.round = f, 0, 3
+    game.arts = [Artillery(int(q), 2, 2) for q in around]
+    game.public = {f, board.index["11"]}
+    game.frogman_turn()
+    assert len(game.deck) == 2 and sum(game.hands[0].values()) == 1
+    assert game.public == {f, board.index["11"]}

@@ -16,6 +16,7 @@ from sim.games.island_nation.state import (
     ALL_DEAD,
     ARTILLERY,
     CATCH,
+    DECK_TOP,
     ESC_EXIT,
     ESC_ROUND,
     ESCAPE,
@@ -25,6 +26,7 @@ from sim.games.island_nation.state import (
     FROGMAN,
     MINE_AT,
     MINES_LEFT,
+    NLOG,
     OVER,
     REASON,
     SHOT,
@@ -65,7 +67,8 @@ def test_in_setup_2_hp_and_bullets_follow_the_player_count():
 
 
 def test_in_setup_3_4_frogman_starts_on_a_numbered_point_and_belief_is_every_numbered_point(world):
-    """IN-SETUP-3/4, IN-BELIEF-1: start on a numbered point; artillery placed; public set = numbered points."""
+    """IN-SETUP-3/4, IN-BELIEF-1: start on a numbered point; every bot places its artillery on a
+    strategic (numbered) point, never on an evac point A-F; public set = numbered points."""
     board, T, P = world
     numbered = {p for p in range(T.n) if not board.is_evac[p]}
     for bot in (0, 1, 2):
@@ -74,7 +77,43 @@ def test_in_setup_3_4_frogman_starts_on_a_numbered_point_and_belief_is_every_num
             E.setup(T, P, st, np.array([bot, bot]), game_stream(3, i), NOLOG)
             assert st.g[FPOS] in numbered
             assert members(st.bel[0], st.bel[1], T.n) == numbered
-            assert all(0 <= st.apos[k] < T.n for k in range(P.n_art))
+            assert {int(st.apos[k]) for k in range(P.n_art)} <= numbered, GAME.bots["artillery"][bot]
+
+
+def test_in_setup_4_the_patrol_places_beside_the_evac_point_it_guards(world):
+    """IN-SETUP-4: the patrol's artillery k stands on the numbered point nearest evac point k (mod 6)."""
+    board, T, P = world
+    st = make_state(board, P, "64", [])
+    E.setup(T, P, st, np.array([1, 1]), game_stream(3, 0), NOLOG)
+    evac = [p for p in range(T.n) if board.is_evac[p]]
+    for k in range(P.n_art):
+        e = evac[k % len(evac)]
+        nearest = min(T.road_dist[e, q] for q in range(T.n) if not board.is_evac[q])
+        assert T.road_dist[e, st.apos[k]] == nearest
+
+
+def test_in_turn_3_a_boxed_in_frogman_without_bullets_draws_a_card_rather_than_pass(world):
+    """IN-TURN-3, IN-CARD-1: at least one point must be spent; boxed in with no bullet but a card
+    left, the frogman draws (2 AP) instead of passing, and the public set is not cut to boxed-in points."""
+    board, _, _ = world
+    r = rules(deck=[{"name": "ammo box", "kind": "item", "effect": "bullets", "amount": 1, "count": 4}])
+    _, T, P = setup_tables(r)
+    f = board.index["64"]
+    around = [board.labels[q] for q in T.road_step[f] if q >= 0]
+    for bot in (0, 1, 2):
+        st = make_state(board, P, "64", around, belief=["64", "11", "40"], bullets=0)
+        E._deal_cards(P, st, game_stream(4, 2))
+        log = np.zeros((64, 6), dtype=np.int64)
+        E.frogman_turn(T, P, st, bot, game_stream(4, 1), log)
+        events = list(log[:st.g[NLOG], 0])
+        assert E.EV_DRAW in events and E.EV_PASS not in events
+        assert st.g[DECK_TOP] == 1 and st.hand[0].sum() == 1
+        assert st.g[FPOS] == f
+        assert members(st.bel[0], st.bel[1], T.n) == labels_to_points(board, ["64", "11", "40"])
+
+
+def labels_to_points(board, names):
+    return {board.index[n] for n in names}
 
 
 def test_in_move_1_2_4_announced_steps_follow_roads_and_belief_maps_through_them(world):

@@ -278,7 +278,8 @@ def frogman_steps(T, P, st, log, d, hidden, n_path, m0, m1):
 
 @njit(**INLINE)
 def frogman_closes(T, P, st, bot, rng, log, start, hidden, ap, spent, shots, draws, n_path, m0, m1):
-    """The turn after the walk: a frogman that spent nothing shoots or passes (IN-TURN-3), the mine
+    """The turn after the walk: a frogman that spent nothing (it cannot step) shoots, else draws a card,
+    else passes (IN-TURN-3: at least one point is spent when any action is possible), the mine
     (IN-MINE-1/2), the public set of a bottle turn (IN-BOTTLE-2), events (IN-CARD-3)."""
     if spent == 0:
         if st.g[FBUL] > 0:
@@ -287,6 +288,9 @@ def frogman_closes(T, P, st, bot, rng, log, start, hidden, ap, spent, shots, dra
             if st.g[OVER] == 1:
                 return
             mark_threats(T, P, st)
+        elif _can_draw(st, ap):
+            _draw(P, st, log, 0)
+            draws += 1
         else:
             if not hidden:
                 st.bel[0], st.bel[1] = _stuck_points(T, st, m0, m1)

@@ -76,13 +76,25 @@ def frogman_start(T, rng):
 
 @njit(**JIT)
 def artillery_start(bot, k, T, st, rng):
+    """Where artillery k places (IN-SETUP-4: a strategic point, i.e. a numbered point, never an evac
+    point A-F): the patrol beside the evac point it will guard, the hunter far from those placed
+    before it, the random bot anywhere."""
     if bot == PATROL:
-        return T.evac_points[k % T.n_evac]
+        return _nearest_numbered(T, T.evac_points[k % T.n_evac])
     if bot == HUNTER and k > 0:
         return _farthest_point(T, st, k, below(rng, T.n_numbered))
-    if bot == HUNTER:
-        return T.numbered_points[below(rng, T.n_numbered)]
-    return below(rng, T.n)
+    return T.numbered_points[below(rng, T.n_numbered)]
+
+
+@njit(**JIT)
+def _nearest_numbered(T, e):
+    """The numbered point nearest by road to point e (the first of them on ties)."""
+    best = T.numbered_points[0]
+    for i in range(T.n_numbered):
+        q = T.numbered_points[i]
+        if T.road_dist[e, q] < T.road_dist[e, best]:
+            best = q
+    return best
 
 
 @njit(**JIT)

@@ -143,8 +143,10 @@ class Game:
         return self.over
 
     def place_artillery(self, k: int) -> int:
+        """IN-SETUP-4: on a strategic (numbered) point; the patrol beside the evac point it guards."""
         if self.abot == "patrol":
-            return self.evac[k % len(self.evac)]
+            guarded = self.evac[k % len(self.evac)]
+            return min(self.numbered, key=lambda q: (self.dist(guarded, q), self.numbered.index(q)))
         if self.abot == "hunter":
             if k == 0:
                 return self.rng.choice(self.numbered)
@@ -152,7 +154,7 @@ class Game:
             order = self.numbered[offset:] + self.numbered[:offset]
             placed = [a.point for a in self.arts]
             return max(order, key=lambda q: min(self.dist(p, q) for p in placed))
-        return self.rng.randrange(self.n)
+        return self.rng.choice(self.numbered)
 
     # ------------------------------------------------------------ the frogman
 
@@ -199,6 +201,9 @@ class Game:
                 shots += 1
                 if self.over:
                     return
+            elif self.can_draw(ap):  # IN-TURN-3: a card is an action too
+                self.draw(0)
+                draws += 1
             elif not hidden:
                 self.public = {p for p in self.public if not self.free_steps(p, blocked)}
         if self.mines > 0:
