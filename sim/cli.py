@@ -88,29 +88,45 @@ def run_command(
     players: PlayersOpt = None,
     backend: Annotated[str, typer.Option(help="loky (local cores) or dask")] = "loky",
     scheduler: Annotated[str | None, typer.Option(help="Dask scheduler address (default: local cluster)")] = None,
-    out: Annotated[Path | None, typer.Option(help="Write per-game and per-event Parquet shards here")] = None,
+    out: Annotated[Path | None, typer.Option(help="Write the run here: per-game and per-event Parquet shards, "
+                                             "metrics.csv and run.json (a new folder, or --overwrite a run)")] = None,
+    overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace the run already in --out")] = False,
     chunk_size: Annotated[int | None, typer.Option(help="Games per chunk (results do not depend on it)")] = None,
 ) -> None:
-    """Play a batch of games and print win rates and the game's tables, all with 95 % intervals."""
-    from sim.core.runner import simulate
+    """Play a batch of games and print win rates and the game's tables, all with 95 % intervals.
+
+    Ctrl-C stops early: the figures cover the games that finished, --out keeps exactly those (marked
+    incomplete in run.json) and the exit code is 130."""
+    from sim.core.runner import changed_rules, simulate
 
     result = simulate(game, scenario, games, seed, jobs, parse_policies(policy), backend,
                       sets=tuple(set_ or ()), players=players, chunk_size=chunk_size, out=out,
-                      scheduler=scheduler)
+                      overwrite=overwrite, scheduler=scheduler)
     bots = ", ".join(f"{r}={b}" for r, b in result.policies.items())
     console.print(f"[bold]{result.game.title}[/bold] · scenario {result.scenario.name} · "
                   f"{result.n_games:,} games · seed {seed} · bots {bots} · "
                   f"{result.n_games / result.elapsed_s:,.0f} games/s")
+    console.print(rules_line(changed_rules(result.game, result.scenario)))
     if result.interrupted:
-        console.print(f"[yellow]interrupted: {result.n_games:,} of {games:,} games finished; "
-                      "the figures below cover those[/yellow]")
+        console.print(f"[yellow]interrupted ({result.signal_name}): {result.n_games:,} of {games:,} games "
+                      "finished; the figures below cover those[/yellow]")
     print_metrics(result.metrics(), "metrics")
     for name, frame in result.tables().items():
         print_frame(frame, name)
     if out is not None:
-        out.mkdir(parents=True, exist_ok=True)
-        result.metrics().write_csv(out / "metrics.csv")
-        console.print(f"per-game rows: {out}/games/*.parquet · metrics: {out}/metrics.csv")
+        state = "incomplete run" if result.interrupted else "run"
+        console.print(f"{state} in {out}: per-game rows {out}/games/*.parquet · metrics {out}/metrics.csv · "
+                      f"record {out}/run.json")
+    if result.interrupted:
+        raise typer.Exit(EXIT_TERMINATED if result.signal_name == "SIGTERM" else EXIT_INTERRUPTED)
+
+
+def rules_line(changed: dict) -> str:
+    """The header line naming every rule that differs from the game's base scenario."""
+    if not changed:
+        return "rules: as the base scenario"
+    text = ", ".join(f"{k}={json.dumps(v, ensure_ascii=False)}" for k, v in changed.items())
+    return f"rules changed from base: {text}"
 
 
 @app.command("trace")
@@ -126,12 +142,16 @@ def trace_command(
         "--map-frames", help="Also draw the game on the map, one PNG per round, in this folder")] = None,
 ) -> None:
     """Replay game INDEX of the run with seed SEED as a readable log."""
-    from sim.core.runner import resolve_scenario
+    from sim.core.runner import MAX_GAMES, MAX_SEED, check_policy_roles, check_range, resolve_scenario
     from sim.core.warm import ensure_compiled
 
+    check_range("--seed", seed, 0, MAX_SEED)
+    check_range("--index", index, 0, MAX_GAMES - 1)
     spec = get_game(game)
     scen = resolve_scenario(spec, scenario, tuple(set_ or ()), players)
-    policy_ids = spec.policy_array(scen.rules, parse_policies(policy))
+    chosen = parse_policies(policy)
+    check_policy_roles(spec, scen.rules, chosen)
+    policy_ids = spec.policy_array(scen.rules, chosen)
     draw_frames = spec.extras.get("trace_frames")
     if map_frames is not None and draw_frames is None:
         raise UserError(f"--map-frames: {spec.name} is not played on a map")
@@ -142,6 +162,11 @@ def trace_command(
     if map_frames is not None:
         paths = draw_frames(scen.rules, policy_ids, seed, index, map_frames)
         typer.echo(f"wrote {len(paths)} map frames to {map_frames}")
+
+
+EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, the shell's convention for Ctrl-C
+EXIT_TERMINATED = 143  # 128 + SIGTERM
 
 
 def _register_plugins() -> None:
@@ -165,11 +190,41 @@ def _register_plugins() -> None:
 CORE_COMMANDS = {"games", "rules", "run", "trace"}
 
 
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
 def main() -> None:
+    """Run ``sim``: bad input of any kind is one line on stderr and exit 2 (usage mistakes included), an
+    interrupt exits 130 (143 after SIGTERM)."""
+    from typer._click import exceptions as click  # typer's own copy of click raises these
+
+    from sim.core.runner import Terminated
+
     try:
         if not (len(sys.argv) > 1 and sys.argv[1] in CORE_COMMANDS):
             _register_plugins()  # imports every game and the workflow: not needed by the core commands
-        app()
+        code = app(standalone_mode=False)
     except UserError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        sys.exit(2)
+        print(f"error: {_one_line(exc)}", file=sys.stderr)
+        sys.exit(EXIT_BAD_INPUT)
+    except click.NoArgsIsHelpError as exc:
+        print(exc.ctx.get_help() if exc.ctx else "", file=sys.stderr)
+        sys.exit(EXIT_BAD_INPUT)
+    except click.UsageError as exc:
+        hint = f" (see `{exc.ctx.command_path} --help`)" if exc.ctx is not None else ""
+        print(f"error: {_one_line(exc.format_message())}{hint}", file=sys.stderr)
+        sys.exit(EXIT_BAD_INPUT)
+    except click.ClickException as exc:
+        print(f"error: {_one_line(exc.format_message())}", file=sys.stderr)
+        sys.exit(EXIT_BAD_INPUT)
+    except typer.Abort:
+        print("interrupted", file=sys.stderr)
+        sys.exit(EXIT_INTERRUPTED)
+    except Terminated:
+        print("terminated (SIGTERM) before any game finished: nothing written", file=sys.stderr)
+        sys.exit(EXIT_TERMINATED)
+    except KeyboardInterrupt:
+        print("interrupted before any game finished: nothing written", file=sys.stderr)
+        sys.exit(EXIT_INTERRUPTED)
+    sys.exit(code if isinstance(code, int) else 0)

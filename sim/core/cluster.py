@@ -7,6 +7,8 @@ from contextlib import contextmanager
 
 from sim.core.errors import UserError
 
+CONNECT_TIMEOUT_S = 10
+
 
 @contextmanager
 def dask_client(scheduler: str | None, jobs: int) -> Iterator[object]:
@@ -21,7 +23,13 @@ def dask_client(scheduler: str | None, jobs: int) -> Iterator[object]:
     except ImportError:
         raise UserError("--backend dask needs the cluster extra: pip install -e '.[cluster]'") from None
     if scheduler:
-        with Client(scheduler) as client:
+        try:
+            client = Client(scheduler, timeout=CONNECT_TIMEOUT_S)
+        except (OSError, TimeoutError, ValueError) as exc:
+            raise UserError(f"--scheduler {scheduler}: cannot reach a Dask scheduler there within "
+                            f"{CONNECT_TIMEOUT_S} s ({type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''})"
+                            ) from None
+        with client:
             yield client
         return
     environ = dict(dask.config.get("distributed.nanny.pre-spawn-environ", {}))

@@ -24,6 +24,7 @@ import numpy as np
 from pydantic import BaseModel
 
 Columns = dict[str, np.ndarray]
+MAX_SEARCH_OPTION = 1 << 16  # a search budget option (rollouts, worlds, ...): beyond it a game takes hours
 
 
 @dataclass(frozen=True)
@@ -123,6 +124,9 @@ class GameSpec:
 
         chosen = dict(chosen or {})
         everyone = chosen.pop("all", None)
+        if everyone is not None and all(everyone.partition(":")[0] not in self.choices(r) for r in self.roles):
+            names = sorted({b for r in self.roles for b in self.choices(r)})
+            raise UserError(f"--policy all={everyone}: expected a bot every role has, one of {', '.join(names)}")
         for role in chosen:
             if role not in self.roles:
                 raise UserError(f"--policy {role}=...: {self.name} has no role {role!r}; roles are "
@@ -131,11 +135,12 @@ class GameSpec:
         policy = np.empty(len(self.roles) * (1 + width), dtype=np.int64)
         for i, role in enumerate(self.roles):
             text = chosen.get(role, everyone or self.bots[role][-1])
+            who = role if role in chosen or everyone is None else f"all (for {role})"
             name, _, options = text.partition(":")
             if name not in self.choices(role):
-                raise UserError(f"--policy {role}={text}: expected one of {', '.join(self.choices(role))}")
+                raise UserError(f"--policy {who}={text}: expected one of {', '.join(self.choices(role))}")
             if options and (self.search is None or name != self.search.name):
-                raise UserError(f"--policy {role}={text}: only the search bot takes options")
+                raise UserError(f"--policy {who}={text}: only the search bot takes options")
             policy[i] = self.choices(role).index(name)
             if width:
                 start = len(self.roles) + i * width
@@ -153,9 +158,11 @@ class GameSpec:
             if not sep or key not in budget:
                 raise UserError(f"--policy {role}={text}: {item!r}: expected OPTION=N with OPTION one of "
                                 + ", ".join(budget))
-            if not value.strip().isdigit() or int(value) < 1:
-                raise UserError(f"--policy {role}={text}: {key}: expected a whole number >= 1; found {value!r}")
-            budget[key] = int(value)
+            digits = value.strip()
+            if not (digits.isascii() and digits.isdigit()) or not 1 <= int(digits) <= MAX_SEARCH_OPTION:
+                raise UserError(f"--policy {role}={text}: {key}: expected a whole number from 1 to "
+                                f"{MAX_SEARCH_OPTION:,}; found {value!r}")
+            budget[key] = int(digits)
         return budget
 
     def policy_names(self, policy: np.ndarray) -> dict[str, str]:

@@ -13,9 +13,10 @@ bit-identical for any chunk size, job count and backend.
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,10 +29,37 @@ from sim.core import stats
 from sim.core.errors import UserError
 from sim.core.game import Chunk, GameSpec, Metric
 from sim.core.registry import get_game
+from sim.core.runfolder import RunFolder, compiled_sources_digest, now_text
 from sim.core.scenario import Scenario, load_scenario
 from sim.core.warm import ensure_compiled
 
 DEFAULT_CHUNK = 1 << 16
+MAX_GAMES = 10**12  # game indices stay far inside the 64-bit streams; a plan is never built up front
+MAX_SEED = 2**63 - 1  # the engines take the seed as a signed 64-bit integer
+MAX_CHUNK = 1 << 22  # games held in memory at once by one job
+MAX_JOBS = 1024
+
+
+def check_range(option: str, value: int, lo: int, hi: int, note: str = "") -> int:
+    """``value`` if ``lo <= value <= hi``, else a UserError naming the option and the range."""
+    if not lo <= value <= hi:
+        raise UserError(f"{option} {value}: expected a whole number from {lo:,} to {hi:,}{note}")
+    return value
+
+
+def resolve_jobs(jobs: int) -> int:
+    """``--jobs``: -1 for every core, else 1 .. MAX_JOBS processes (0 and other negatives are refused)."""
+    if jobs == -1:
+        return os.cpu_count() or 1
+    return check_range("--jobs", jobs, 1, MAX_JOBS, " (or -1 for every core)")
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, turned into an interrupt so a run stops its workers and keeps a consistent record."""
+
+
+def _raise_terminated(signum, frame) -> None:
+    raise Terminated()
 
 
 @dataclass
@@ -42,14 +70,36 @@ class RunSummary:
     sums: dict[str, int] = field(default_factory=dict)
     sumsq: dict[str, int] = field(default_factory=dict)
     tallies: dict[str, np.ndarray] = field(default_factory=dict)
+    run_tables: dict[str, dict[str, np.ndarray]] = field(default_factory=dict)  # only for --out (see _run_chunk)
+    run_table_keys: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def add(self, other: RunSummary) -> None:
         self.n_games += other.n_games
+        for name, columns in other.run_tables.items():
+            mine = self.run_tables.get(name)
+            self.run_tables[name] = {k: v.copy() for k, v in columns.items()} if mine is None else \
+                _sum_table(mine, columns, other.run_table_keys[name])
         for key, value in other.sums.items():
             self.sums[key] = self.sums.get(key, 0) + value
             self.sumsq[key] = self.sumsq.get(key, 0) + other.sumsq[key]
         for key, value in other.tallies.items():
             self.tallies[key] = self.tallies[key] + value if key in self.tallies else value.copy()
+        self.run_table_keys.update(other.run_table_keys)
+
+
+def _sum_table(a: dict[str, np.ndarray], b: dict[str, np.ndarray], keys: tuple[str, ...]) -> dict[str, np.ndarray]:
+    """Two chunks' totals of a per-run table (same key rows in the same order): key columns kept, the rest added."""
+    for key in keys:
+        if not np.array_equal(a[key], b[key]):
+            raise ValueError(f"per-run table rows differ between chunks in {key!r}")
+    return {k: (v if k in keys else v + b[k]) for k, v in a.items()}
+
+
+def run_tables(game: GameSpec) -> dict[str, tuple[str, ...]]:
+    """Event tables that hold totals per chunk rather than rows per event, with their key columns
+    (``extras["run_tables"]``): written once per run, summed over chunks, so their rows do not depend
+    on the chunking."""
+    return dict(game.extras.get("run_tables", {}))
 
 
 def summarize_chunk(game: GameSpec, rules: BaseModel, chunk: Chunk) -> RunSummary:
@@ -68,21 +118,39 @@ def _run_chunk(game: GameSpec, rules: BaseModel, policy: np.ndarray, seed: int, 
     chunk = game.play(rules, policy, seed, start, count)
     summary = summarize_chunk(game, rules, chunk)
     if out is not None:
-        write_shards(Path(out), start, chunk)
+        totals = run_tables(game)
+        summary.run_tables = {name: chunk.events[name] for name in totals if name in chunk.events}
+        summary.run_table_keys = {name: totals[name] for name in summary.run_tables}
+        write_shards(Path(out), start, Chunk(chunk.games, {k: v for k, v in chunk.events.items() if k not in totals}))
     return start, summary, (chunk if keep_rows else None)
 
 
 def write_shards(out: Path, start: int, chunk: Chunk) -> None:
-    """One Parquet file per table and chunk: ``out/games/part-<start>.parquet`` and so on."""
+    """One Parquet file per table and chunk: ``out/games/part-<start>.parquet`` and so on (written under a
+    temporary name and renamed, so a shard on disk is always whole)."""
     tables = {"games": chunk.games, **chunk.events}
     for name, columns in tables.items():
         folder = out / name
         folder.mkdir(parents=True, exist_ok=True)
-        pl.DataFrame(columns).write_parquet(folder / f"part-{start:012d}.parquet")
+        partial = folder / f".part-{start:012d}.parquet.{os.getpid()}"
+        pl.DataFrame(columns).write_parquet(partial)
+        partial.replace(folder / f"part-{start:012d}.parquet")
 
 
-def chunk_plan(n_games: int, chunk_size: int) -> list[tuple[int, int]]:
-    return [(s, min(chunk_size, n_games - s)) for s in range(0, n_games, chunk_size)]
+def _keep_only_merged(out: Path, merged: set[int]) -> None:
+    """Delete shards of chunks whose totals never reached the run (in flight when it was interrupted),
+    so the rows on disk are exactly the games the figures count."""
+    for path in out.glob("*/*part-*"):
+        stem = path.name.lstrip(".").split(".", 1)[0]
+        if path.name.startswith(".") or int(stem.removeprefix("part-")) not in merged:
+            path.unlink(missing_ok=True)
+
+
+def chunk_plan(n_games: int, chunk_size: int, first: int = 0) -> Iterator[tuple[int, int]]:
+    """(start, count) of each chunk of games ``first .. first+n_games-1``, produced as needed (never a list:
+    a plan for 10^12 games takes no memory)."""
+    for s in range(first, first + n_games, chunk_size):
+        yield s, min(chunk_size, first + n_games - s)
 
 
 @dataclass
@@ -98,6 +166,7 @@ class SimResult:
     elapsed_s: float
     interrupted: bool = False
     rows: Chunk | None = None
+    signal_name: str | None = None  # what stopped an interrupted run: SIGINT (Ctrl-C) or SIGTERM
 
     @property
     def rules(self) -> BaseModel:
@@ -143,12 +212,20 @@ class SimResult:
         return pl.DataFrame(self.rows.events[name])
 
 
-def _concat_chunks(parts: list[tuple[int, Chunk]]) -> Chunk:
+def _concat_chunks(parts: list[tuple[int, Chunk]], totals: Mapping[str, tuple[str, ...]]) -> Chunk:
+    """The kept rows in game order; a per-run table (``totals``) summed over the chunks."""
     parts = sorted(parts, key=lambda p: p[0])
     chunks = [c for _, c in parts]
     games = {k: np.concatenate([c.games[k] for c in chunks]) for k in chunks[0].games}
-    events = {name: {k: np.concatenate([c.events[name][k] for c in chunks]) for k in chunks[0].events[name]}
-              for name in chunks[0].events}
+    events = {}
+    for name in chunks[0].events:
+        if name in totals:
+            table = chunks[0].events[name]
+            for c in chunks[1:]:
+                table = _sum_table(table, c.events[name], totals[name])
+            events[name] = table
+        else:
+            events[name] = {k: np.concatenate([c.events[name][k] for c in chunks]) for k in chunks[0].events[name]}
     return Chunk(games, events)
 
 
@@ -158,7 +235,7 @@ def _progress_enabled(progress: bool | None) -> bool:
     return sys.stderr.isatty() and os.environ.get("CI") is None
 
 
-def _iter_parallel(tasks: list[tuple], jobs: int, backend: str, scheduler: str | None,
+def _iter_parallel(tasks: Iterable[tuple], jobs: int, backend: str, scheduler: str | None,
                    work: Callable[..., Any] | None = None) -> Iterator:
     """Yield ``work(*task)`` (default: play and summarise a chunk) as each finishes.
 
@@ -180,8 +257,6 @@ def _iter_parallel(tasks: list[tuple], jobs: int, backend: str, scheduler: str |
         with dask_client(scheduler, jobs) as _client, parallel_config(backend="dask"):
             yield from Parallel(return_as="generator_unordered")(calls)
         return
-    if backend not in ("loky", "threading", "multiprocessing"):
-        raise UserError(f"--backend {backend}: expected loky, dask, threading or multiprocessing")
     with parallel_config(backend=backend, n_jobs=jobs):
         yield from Parallel(return_as="generator_unordered")(calls)
 
@@ -221,53 +296,174 @@ def simulate(
     chunk_size: int | None = None,
     keep_rows: bool = False,
     out: str | Path | None = None,
+    overwrite: bool = False,
     progress: bool | None = None,
     scheduler: str | None = None,
 ) -> SimResult:
     """Play ``n_games`` games of ``game`` under ``scenario`` and return their summary.
 
     ``jobs=-1`` uses every core. ``backend="dask"`` runs the same chunks on a Dask cluster at
-    ``scheduler`` (or a local one on 127.0.0.1). Ctrl-C stops early and returns the chunks that
-    finished (``interrupted=True``).
+    ``scheduler`` (or a local one on 127.0.0.1). Ctrl-C (or SIGTERM) stops the workers and returns the
+    chunks that finished (``interrupted=True``). ``out`` receives the run as a whole
+    (``sim.core.runfolder``): Parquet shards, ``metrics.csv`` and the record ``run.json``.
     """
     spec = get_game(game) if isinstance(game, str) else game
+    check_range("--games", n_games, 1, MAX_GAMES)
+    check_range("--seed", seed, 0, MAX_SEED)
+    if chunk_size is not None:
+        check_range("--chunk-size", chunk_size, 1, MAX_CHUNK)
+    if backend not in ("loky", "dask", "threading", "multiprocessing"):
+        raise UserError(f"--backend {backend}: expected loky, dask, threading or multiprocessing")
+    if scheduler is not None and backend != "dask":
+        raise UserError(f"--scheduler {scheduler}: only the dask backend uses a scheduler (add --backend dask)")
+    jobs = resolve_jobs(jobs)
     scen = resolve_scenario(spec, scenario, sets, players)
+    check_policy_roles(spec, scen.rules, policies)
     policy = spec.policy_array(scen.rules, policies)
-    if n_games < 1:
-        raise UserError(f"--games {n_games}: expected a positive number of games")
-    if seed < 0:
-        raise UserError(f"--seed {seed}: expected a non-negative integer")
-    jobs = (os.cpu_count() or 1) if jobs == -1 else max(1, jobs)
     size = chunk_size or max(1024, min(DEFAULT_CHUNK, -(-n_games // (4 * jobs))))
-    out_str = str(out) if out is not None else None
-    tasks = [(spec, scen.rules, policy, seed, start, count, keep_rows, out_str)
-             for start, count in chunk_plan(n_games, size)]
-    ensure_compiled(spec, scen.rules)  # a cold cache: announced, compiled here once, not in every worker
-
+    folder = RunFolder(out, overwrite) if out is not None else None  # checked before any work starts
+    out_str = str(folder.staging) if folder is not None else None
+    tasks = ((spec, scen.rules, policy, seed, start, count, keep_rows, out_str)
+             for start, count in chunk_plan(n_games, size))
+    started = now_text()
     total = RunSummary()
     kept: list[tuple[int, Chunk]] = []
-    interrupted = False
+    merged: set[int] = set()
+    interrupted: KeyboardInterrupt | None = None
+    on_term = signal.signal(signal.SIGTERM, _raise_terminated) if _main_thread() else None
+    bar = None
     began = time.perf_counter()
-    bar = _make_progress(n_games) if _progress_enabled(progress) else None
     try:
+        ensure_compiled(spec, scen.rules)  # a cold cache: announced, compiled here once, not in every worker
+        began = time.perf_counter()
+        bar = _make_progress(n_games) if _progress_enabled(progress) else None
         if bar is not None:
             bar[0].start()
-        for start, summary, rows in _iter_parallel(tasks, jobs, backend, scheduler):
-            total.add(summary)
-            if rows is not None:
-                kept.append((start, rows))
-            if bar is not None:
-                bar[0].update(bar[1], advance=summary.n_games)
-    except KeyboardInterrupt:
-        interrupted = True
+        results = _iter_parallel(tasks, jobs, backend, scheduler)
+        try:
+            for start, summary, rows in results:
+                total.add(summary)
+                merged.add(start)
+                if rows is not None:
+                    kept.append((start, rows))
+                if bar is not None:
+                    bar[0].update(bar[1], advance=summary.n_games)
+        finally:
+            results.close()  # an interrupt: joblib stops its workers here, before the shards are counted
+    except KeyboardInterrupt as exc:
+        interrupted = exc
+        _stop_workers(backend)
+    except BaseException:
+        if folder is not None:
+            folder.abort()
+        raise
     finally:
         if bar is not None:
             bar[0].stop()
+        if on_term is not None:
+            signal.signal(signal.SIGTERM, on_term)
     elapsed = time.perf_counter() - began
-    if total.n_games == 0:
-        raise UserError("interrupted before any chunk finished: nothing to report")
-    return SimResult(spec, scen, policy, seed, n_games, total, elapsed, interrupted,
-                     _concat_chunks(kept) if kept else None)
+    if total.n_games == 0:  # only an interrupt ends a run without a chunk
+        if folder is not None:
+            folder.abort()
+        raise interrupted or UserError("no chunk finished: nothing to report")
+    result = SimResult(spec, scen, policy, seed, n_games, total, elapsed, interrupted is not None,
+                       _concat_chunks(kept, run_tables(spec)) if kept else None,
+                       signal_name="SIGTERM" if isinstance(interrupted, Terminated) else
+                       ("SIGINT" if interrupted is not None else None))
+    if folder is not None:
+        _finish_folder(folder, result, merged, dict(sets=list(sets), players=players, started=started,
+                                                    chunk_size=size, jobs=jobs, backend=backend))
+    return result
+
+
+def _main_thread() -> bool:
+    import threading
+
+    return threading.current_thread() is threading.main_thread()
+
+
+def _stop_workers(backend: str) -> None:
+    """After an interrupt: no loky worker keeps playing (or writing shards) once the run has returned."""
+    if backend != "loky":
+        return
+    from joblib.externals.loky import get_reusable_executor
+
+    get_reusable_executor().shutdown(wait=True, kill_workers=True)
+
+
+def check_policy_roles(spec: GameSpec, rules: BaseModel, chosen: Mapping[str, str] | None) -> None:
+    """A bot for a seat the game does not have at this player count is refused (roles are seats when
+    every role offers the same bots, and only the first ``players`` seats play)."""
+    first = tuple(spec.bots[spec.roles[0]])
+    if not chosen or not hasattr(rules, "players") or any(tuple(spec.bots[r]) != first for r in spec.roles):
+        return
+    seated = spec.roles[: int(rules.players)]
+    for role in chosen:
+        if role in spec.roles and role not in seated:
+            raise UserError(f"--policy {role}={chosen[role]}: with {rules.players} players the seats are "
+                            + ", ".join(seated) + f"; seat {role} does not play")
+
+
+def _finish_folder(folder: RunFolder, result: SimResult, merged: set[int], how: dict[str, Any]) -> None:
+    """Drop shards of chunks that never counted, write the per-run tables, metrics.csv and run.json; swap in."""
+    staging = folder.staging
+    _keep_only_merged(staging, merged)
+    for name, columns in result.summary.run_tables.items():
+        (staging / name).mkdir(exist_ok=True)
+        pl.DataFrame(columns).write_parquet(staging / name / "totals.parquet")
+    result.metrics().write_csv(staging / "metrics.csv")
+    folder.commit(run_record(result, **how))
+
+
+def run_record(result: SimResult, *, sets: list[str], players: int | None, started: str, chunk_size: int,
+               jobs: int, backend: str) -> dict[str, Any]:
+    """What ``run.json`` says: enough to tell two run folders apart and to replay the run."""
+    from sim import __version__
+
+    spec, policy = result.game, result.policy
+    bots = {}
+    options = spec.search_options(policy) if spec.search else None
+    for i, role in enumerate(spec.roles):
+        name = spec.choices(role)[int(policy[i])]
+        bots[role] = {"bot": name}
+        if spec.search is not None and name == spec.search.name:
+            bots[role]["options"] = {key: int(v) for (key, _, _), v in zip(spec.search.options, options[i],
+                                                                            strict=True)}
+    return {
+        "complete": not result.interrupted,
+        "stopped_by": result.signal_name,
+        "game": spec.name,
+        "scenario": result.scenario.name,
+        "scenario_files": [str(f) for f in result.scenario.files],
+        "sets": list(sets),
+        "players": players,
+        "rules_changed": changed_rules(spec, result.scenario),
+        "rules": result.rules.model_dump(mode="json"),
+        "bots": bots,
+        "seed": result.seed,
+        "games_requested": result.n_requested,
+        "games": result.n_games,
+        "chunk_size": chunk_size,
+        "jobs": jobs,
+        "backend": backend,
+        "per_run_tables": {name: list(keys) for name, keys in run_tables(spec).items()},
+        "toolkit_version": __version__,
+        "compiled_sources": compiled_sources_digest(),
+        "started": started,
+        "elapsed_s": round(result.elapsed_s, 3),
+        "command": ["sim", *sys.argv[1:]] if sys.argv and sys.argv[0].endswith("sim") else None,
+    }
+
+
+def changed_rules(spec: GameSpec, scenario: Scenario) -> dict[str, Any]:
+    """The rules whose values differ from the game's base scenario (a variant file, --set, --players)."""
+    try:
+        base = load_scenario(spec.name, spec.rules_model, "base").rules.model_dump(mode="json")
+    except UserError:
+        return {}
+    now = scenario.rules.model_dump(mode="json")
+    return {k: v for k, v in now.items() if base.get(k) != v}
 
 
 def _make_progress(n_games: int):

@@ -1,5 +1,5 @@
 """The workflow's commands, added to ``sim`` by ``register(app)``: compare, sweep, tune,
-sensitivity, ladder, robust, report, drift (check / update / calibrate) and golden."""
+sensitivity, ladder, robust, skill, report, drift (check / update / calibrate) and golden."""
 
 from __future__ import annotations
 
@@ -20,9 +20,20 @@ GameList = Annotated[list[str] | None, typer.Argument(help="Games (default: ever
 
 
 def _jobs(jobs: int) -> int:
-    import os
+    """``--jobs``: -1 for every core, else 1 .. MAX_JOBS (0 and other negatives are refused)."""
+    from sim.core.runner import resolve_jobs
 
-    return (os.cpu_count() or 1) if jobs == -1 else max(1, jobs)
+    return resolve_jobs(jobs)
+
+
+def _sizes(games: int | None = None, seed: int | None = None, option: str = "--games", least: int = 1) -> None:
+    """Game counts and seeds checked at the command line, with the range in the message."""
+    from sim.core.runner import MAX_GAMES, MAX_SEED, check_range
+
+    if games is not None:
+        check_range(option, games, least, MAX_GAMES)
+    if seed is not None:
+        check_range("--seed", seed, 0, MAX_SEED)
 
 
 def compare_command(
@@ -37,16 +48,34 @@ def compare_command(
     variant_policy: Annotated[list[str] | None, typer.Option("--variant-policy",
                                                              help="Bots of the variant: ROLE=BOT")] = None,
     all_metrics: Annotated[bool, typer.Option("--all-metrics", help="Compare every metric, not only headline")] = False,
+    out: Annotated[Path | None, typer.Option("--out", help="Also write <game>-compare.csv, .parquet and .json "
+                                             "(what was compared) into this folder")] = None,
 ) -> None:
     """Base against a variant (scenario, --set rules or bots) on common random numbers, Holm-corrected."""
-    from sim.workflow.compare import compare, print_comparison
+    from sim.workflow.compare import compare, print_comparison, write_comparison
 
     if variant is None and not set_ and not variant_policy:
         raise UserError("compare: give --variant SCENARIO, --set key=value or --variant-policy ROLE=BOT")
+    _sizes(games, seed)
+    if out is not None:
+        _check_out_folder(out)
     chosen = parse_policies(policy)
     result = compare(game, base, variant, tuple(set_ or ()), games, seed, _jobs(jobs), chosen,
                      {**chosen, **parse_policies(variant_policy)} if variant_policy else None, all_metrics)
     print_comparison(result)
+    if out is not None:
+        from sim.core.display import console
+
+        for path in write_comparison(result, out, tuple(set_ or ())):
+            console.print(f"wrote {path}")
+
+
+def _check_out_folder(out: Path) -> None:
+    """An --out folder for files: not a file, not below a file (checked before any game is played)."""
+    for parent in [out, *out.parents]:
+        if parent.exists() and not parent.is_dir():
+            where = "is a file" if parent == out else f"lies below the file {parent}"
+            raise UserError(f"--out {out}: {where}; expected a folder")
 
 
 def sweep_command(
@@ -66,6 +95,8 @@ def sweep_command(
     from sim.workflow.common import latin, resolve_game
     from sim.workflow.sweep import parse_grid, sweep, write_sweep
 
+    _sizes(games, seed)
+    _check_out_folder(out)
     spec = resolve_game(game)
     values, range_ = list(values or []), list(range_ or [])
     if len(values) + len(range_) != len(param) or len(param) > 2:
@@ -100,6 +131,9 @@ def tune_command(
     """Find the rule value that brings a metric to a target, by a noisy bisection."""
     from sim.workflow.tune import print_tune, tune
 
+    _sizes(seed=seed)
+    _sizes(start_games, option="--start-games")
+    _sizes(max_games, option="--max-games")
     lo = hi = None
     if range_:
         try:
@@ -128,6 +162,8 @@ def sensitivity_command(
     from sim.core.display import console
     from sim.workflow.sensitivity import print_tornado, sensitivity, tornado_figure
 
+    _sizes(games, seed)
+    _check_out_folder(out)
     result = sensitivity(game, scenario, metric, games, seed, _jobs(jobs), parse_policies(policy))
     print_tornado(result)
     out.mkdir(parents=True, exist_ok=True)
@@ -151,6 +187,8 @@ def ladder_command(
     from sim.core.display import console
     from sim.workflow.ladder import ladder, ladder_figures, print_ladder
 
+    _sizes(games, seed)
+    _check_out_folder(out)
     result = ladder(game, scenario, games, seed, _jobs(jobs))
     print_ladder(result)
     out.mkdir(parents=True, exist_ok=True)
@@ -181,12 +219,53 @@ def robust_command(
     from sim.core.display import console
     from sim.workflow.robust import print_robust, robust, write_robust
 
+    _sizes(games, seed)
+    if out is not None:
+        _check_out_folder(out)
     result = robust(game, scenario, games, seed, _jobs(jobs), parse_policies(policy), budget, players,
                     tuple(set_ or ()), progress=None)
     print_robust(result)
     if out is not None:
         for path in write_robust(result, out):
             console.print(f"wrote {path}")
+
+
+def skill_command(
+    game: GameArg,
+    scenario: ScenarioOpt = "base",
+    set_: SetOpt = None,
+    players: PlayersOpt = None,
+    games: Annotated[int, typer.Option("--games", "-n", help="Games per level (the same games at every "
+                                       "level)")] = 4_000,
+    ladder: Annotated[str | None, typer.Option("--ladder", help="Search budgets of the levels after the scripted "
+                                               "one, rising, e.g. 4,8,16,32 (default: a quarter of the game's "
+                                               "default budget, doubled 6 times)")] = None,
+    tolerance: Annotated[float, typer.Option("--tolerance", help="Settled when every headline's change from the "
+                                             "level before has its 95 % interval within ± this (pt)")] = 1.0,
+    time_limit: Annotated[float | None, typer.Option("--time-limit", help="Seconds; no level is begun that "
+                                                     "would end after it")] = None,
+    gaps: Annotated[bool, typer.Option("--gaps/--no-gaps", help="Exploitability gaps: per level and role, "
+                                       "that role at 4x the budget")] = True,
+    seed: SeedOpt = 0,
+    jobs: JobsOpt = -1,
+    backend: Annotated[str, typer.Option("--backend", help="loky or dask (a local cluster, or --scheduler)")] = "loky",
+    scheduler: Annotated[str | None, typer.Option("--scheduler", help="Dask scheduler address")] = None,
+    out: Annotated[Path, typer.Option("--out", help="Write <game>-skill.json/.csv/.png here (what `sim report` "
+                                      "reads)")] = Path("reports/skill"),
+) -> None:
+    """The skill curve: headline metrics with every role at rising strength (scripted, then search at
+    budget B, 2B, 4B, ...) on the same games, until two successive levels agree within the tolerance."""
+    from sim.core.display import console
+    from sim.workflow.skill import parse_ladder, print_skill, skill, write_skill
+
+    if backend not in ("loky", "dask"):
+        raise UserError(f"--backend {backend}: expected loky or dask")
+    result = skill(game, scenario, games, seed, parse_ladder(ladder) if ladder else None, tolerance / 100,
+                   time_limit, _jobs(jobs), backend, scheduler, players, tuple(set_ or ()), gaps,
+                   say=lambda text: console.print(f"  {text}"))
+    print_skill(result)
+    for path in write_skill(result, out):
+        console.print(f"wrote {path}")
 
 
 def report_command(
@@ -213,6 +292,11 @@ def report_command(
     def step(text: str) -> None:
         print(f"{time.perf_counter() - began:5.0f} s  {text}", file=sys.stderr, flush=True)
 
+    _sizes(games, seed)
+    for option, value in (("--analysis-games", analysis_games), ("--ladder-games", ladder_games),
+                          ("--robust-games", robust_games)):
+        _sizes(value, option=option, least=0)
+    _check_out_folder(out)
     began = time.perf_counter()
     _, overview, total = report(games_, out, games, analysis_games, ladder_games, seed, _jobs(jobs), done, step,
                                 robust_games)
@@ -294,6 +378,7 @@ def register(app: typer.Typer) -> None:
     app.command("sensitivity")(sensitivity_command)
     app.command("ladder")(ladder_command)
     app.command("robust")(robust_command)
+    app.command("skill")(skill_command)
     app.command("report")(report_command)
     app.command("golden")(golden_command)
     app.add_typer(drift_app, name="drift")

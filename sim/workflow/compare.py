@@ -135,3 +135,25 @@ def print_comparison(comparison: Comparison) -> None:
                       f"{d.p_value:.2g}", "[bold red]YES[/bold red]" if row.beyond_noise else "no")
     console.print(table)
     console.print(c.narrowing_summary())
+
+
+def write_comparison(comparison: Comparison, out: Path, sets: tuple[str, ...] = ()) -> list[Path]:
+    """``<game>-compare.csv`` and ``.parquet`` (one row per metric) and ``.json`` (what was compared)."""
+    import json
+
+    from sim import __version__
+    from sim.core.runfolder import compiled_sources_digest, now_text
+
+    c = comparison
+    out.mkdir(parents=True, exist_ok=True)
+    stem = out / f"{c.spec.name}-compare"
+    frame = c.frame()
+    record = {"game": c.spec.name, "base": c.base.name, "variant": c.variant.name, "sets": list(sets),
+              "rules_changed": {k: {"base": b, "variant": v} for k, (b, v) in changed_rules(c).items()},
+              "base_bots": c.base_bots, "variant_bots": c.variant_bots, "seed": c.seed, "games": c.n_games,
+              "toolkit_version": __version__, "compiled_sources": compiled_sources_digest(), "written": now_text()}
+    paths = [stem.with_suffix(".csv"), stem.with_suffix(".parquet"), stem.with_suffix(".json")]
+    frame.write_csv(paths[0])
+    frame.write_parquet(paths[1])
+    paths[2].write_text(json.dumps(record, indent=2, ensure_ascii=False, default=str) + "\n")
+    return paths

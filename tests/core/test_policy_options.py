@@ -36,8 +36,8 @@ def test_names_round_trip():
 
 @pytest.mark.parametrize("text, says", [
     ("search:depth=3", "OPTION one of rollouts, worlds"),
-    ("search:rollouts=0", "whole number >= 1"),
-    ("search:rollouts=x", "whole number >= 1"),
+    ("search:rollouts=0", "whole number from 1 to 65,536"),
+    ("search:rollouts=x", "whole number from 1 to 65,536"),
     ("cautious:rollouts=3", "only the search bot takes options"),
     ("searcher", "expected one of random, cautious, search"),
 ])

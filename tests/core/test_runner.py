@@ -91,7 +91,7 @@ def test_policies_by_role_and_bad_policy():
 
 
 def test_bad_run_arguments_are_user_errors():
-    with pytest.raises(UserError, match="positive"):
+    with pytest.raises(UserError, match="--games 0: expected a whole number from 1"):
         simulate(TOY, SCENARIO, 0)
 
 

@@ -182,7 +182,7 @@ def test_written_result_reads_back_and_is_stale_after_a_code_change(duel, tmp_pa
 @pytest.mark.parametrize("kwargs, says", [
     ({"n_games": 1}, "--games 1: a paired comparison needs at least 2 games"),
     ({"budget": "depth=3"}, "--budget 'depth=3': 'depth=3': expected OPTION=N with OPTION one of rollouts"),
-    ({"budget": "rollouts=0"}, "--budget 'rollouts=0': rollouts: expected a whole number >= 1"),
+    ({"budget": "rollouts=0"}, "--budget 'rollouts=0': rollouts: expected a whole number from 1 to 65,536"),
     ({"policies": {"1": "search"}}, "--policy 1=search: the baseline is scripted play"),
     ({"policies": {"1": "clever"}}, "--policy 1=clever: expected one of naive, smart, search"),
     ({"seed": -1}, "--seed -1: expected a non-negative integer"),

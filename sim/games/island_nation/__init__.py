@@ -94,5 +94,6 @@ GAME = GameSpec(
     description="Hidden movement: will the frogman escape Kaoteng Island in rounds 7–10, and when?",
     search=SEARCH,
     extras={"register_cli": _register_cli, "report_figures": _report_figures, "trace_frames": _trace_frames,
-            "warm_analyses": _warm_analyses},
+            "warm_analyses": _warm_analyses,
+            "run_tables": {"points": ("point",)}},  # per-point totals: one table per run, not per chunk
 )

@@ -38,6 +38,7 @@ GAME = GameSpec(
     description="Blue, green and politician camps campaign at six venues with 123 effect cards, 35 characters "
                 "and 24 meeting cards (assumed catalogue); elections, politicians' goals, jail and the forced count.",
     extras={"report_figures": analysis.report_figures, "register_cli": _register_cli,
-            "robust_ranks": analysis.venue_ranks, "warm_analyses": _warm_analyses},
+            "robust_ranks": analysis.venue_ranks, "warm_analyses": _warm_analyses,
+            "run_tables": {"venue_stats": ("venue", "bucket")}},  # venue totals: one table per run
     search=search.SEARCH_BOT,
 )

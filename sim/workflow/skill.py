@@ -1,0 +1,478 @@
+"""``sim skill``: the skill curve, the headline metrics as every role plays stronger.
+
+Levels: the scripted bots (the default, strongest scripted bot of every role), then the game's search
+bot in every role at budget B, 2B, 4B, ... (``--ladder``; the budget option is the search's first,
+``rollouts`` in every game). Every level plays the same game indices with the same seed, so game i of
+every level starts from the stream (seed, i) and the change from one level to the next is a paired
+difference (``sim.core.stats.paired_difference``) with its 95 % interval.
+
+A headline has *settled* at a level when the paired 95 % interval of its change from the level before
+lies wholly inside ± the tolerance (an equivalence test: "no change larger than the tolerance", not
+merely "no change detected"); the curve has settled when every headline has at the same level. The
+ladder stops there, at its last budget, or when the next level would pass the time limit (a level's
+cost is predicted from the last one's, doubled with the budget).
+
+Exploitability gap (per level and role): that role alone searches at 4x the level's budget (at the
+scripted level: 4x the ladder's first budget, the deviator of the first search level) while the others
+stay at the level; the gap is the paired gain of the role's win rate against the level itself. Strong
+play has small gaps; a gap that does not shrink as the level rises says the level is still exploitable.
+
+Each chunk is reduced to per-game values (to pair with the next level) and integer sums, so the
+result is the same for any chunking, job count and backend (loky or Dask).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from pydantic import BaseModel
+
+from sim.core import stats
+from sim.core.errors import UserError
+from sim.core.game import GameSpec, Metric
+from sim.core.runner import _iter_parallel, chunk_plan, resolve_scenario
+from sim.workflow.common import DEFAULT_CHUNK, active_roles, headline_metrics, latin, resolve_game
+from sim.workflow.paired import PairedSums
+from sim.workflow.robust import _no_search, sources_digest
+
+SCRIPTED = "scripted"
+DEVIATOR = 4  # the gap's searching role plays at this multiple of the level's budget
+DEFAULT_GAMES = 4_000
+DEFAULT_TOLERANCE = 0.01  # ±1 point
+DEFAULT_OUT = Path("reports/skill")
+RUNGS = 6  # levels of search in the default ladder: B .. 32B
+
+
+@dataclass
+class Point:
+    """One headline at one level: its estimate, and the paired change from the level before."""
+
+    level: str
+    metric: str
+    label: str
+    value: stats.Estimate
+    change: tuple[float, float, float] | None  # (diff, lo, hi) against the previous level; None at the first
+
+
+@dataclass
+class Gap:
+    """One role searching at 4x the level's budget, the others at the level: its paired win-rate gain."""
+
+    level: str
+    role: str
+    deviator: str
+    diff: float
+    lo: float
+    hi: float
+    n: int
+
+
+@dataclass
+class Verdict:
+    """One headline: settled at a level (its value there) or not (its last change)."""
+
+    metric: str
+    label: str
+    settled: bool
+    level: str
+    value: stats.Estimate
+    change: tuple[float, float, float] | None
+
+    def text(self, tolerance: float) -> str:
+        if self.settled:
+            return (f"{self.label}: settled at {self.level}: {100 * self.value.value:.2f}% "
+                    f"[{100 * self.value.lo:.2f}, {100 * self.value.hi:.2f}]")
+        if self.change is None:
+            return f"{self.label}: not settled: one level only ({self.level})"
+        d, lo, hi = (100 * x for x in self.change)
+        return (f"{self.label}: not settled: last change {d:+.2f} pt [{lo:+.2f}, {hi:+.2f}] at {self.level} "
+                f"(tolerance ±{100 * tolerance:.1f} pt)")
+
+
+@dataclass
+class LevelCost:
+    level: str
+    cpu_s: float
+    decisions: int
+    games: int
+
+    @property
+    def decisions_per_cpu_s(self) -> float | None:
+        return self.decisions / self.cpu_s if self.decisions and self.cpu_s > 0 else None
+
+
+@dataclass
+class SkillCurve:
+    """What ``skill`` found, in plain values (written to and read back from JSON)."""
+
+    game: str
+    title: str
+    scenario: str
+    sets: list[str]
+    players: int | None
+    players_asked: int | None  # --players as given (names the cached file)
+    n_games: int
+    seed: int
+    tolerance: float
+    option: str  # the budget option the ladder raises
+    ladder: list[int]
+    levels: list[str]  # levels played, scripted first
+    bots: dict[str, dict[str, str]]  # level -> role -> bot
+    points: list[Point]
+    gaps: list[Gap]
+    verdicts: list[Verdict]
+    costs: list[LevelCost]
+    stopped: str  # "settled", "ladder end" or "time limit"
+    elapsed_s: float
+    sources: str
+    date: str
+
+    @property
+    def settled(self) -> bool:
+        return self.stopped == "settled"
+
+    def to_json(self) -> str:
+        return json.dumps(dataclasses.asdict(self), indent=1)
+
+    @classmethod
+    def from_json(cls, text: str) -> SkillCurve:
+        data = json.loads(text)
+
+        def change(c):
+            return tuple(c) if c is not None else None
+
+        data["points"] = [Point(**{**p, "value": stats.Estimate(**p["value"]), "change": change(p["change"])})
+                          for p in data["points"]]
+        data["gaps"] = [Gap(**g) for g in data["gaps"]]
+        data["verdicts"] = [Verdict(**{**v, "value": stats.Estimate(**v["value"]), "change": change(v["change"])})
+                            for v in data["verdicts"]]
+        data["costs"] = [LevelCost(**c) for c in data["costs"]]
+        return cls(**data)
+
+
+# ------------------------------------------------------------------------------------------ levels
+def default_ladder(spec: GameSpec) -> list[int]:
+    """B, 2B, ... 32B with B a quarter of the search's default budget (at least 1)."""
+    assert spec.search is not None
+    first = max(1, spec.search.options[0][1] // 4)
+    return [first << k for k in range(RUNGS)]
+
+
+def parse_ladder(text: str) -> list[int]:
+    """``--ladder 4,8,16``: rising positive budgets."""
+    try:
+        values = [int(v) for v in text.split(",") if v.strip()]
+    except ValueError:
+        raise UserError(f"--ladder {text!r}: expected rising positive integers, e.g. 4,8,16,32") from None
+    if not values or any(v < 1 for v in values) or any(b <= a for a, b in zip(values, values[1:], strict=False)):
+        raise UserError(f"--ladder {text!r}: expected rising positive integers, e.g. 4,8,16,32")
+    return values
+
+
+def level_name(spec: GameSpec, budget: int | None) -> str:
+    assert spec.search is not None
+    return SCRIPTED if budget is None else f"{spec.search.name}:{spec.search.options[0][0]}={budget}"
+
+
+def level_policy(spec: GameSpec, rules: BaseModel, roles: list[str], budget: int | None,
+                 deviator: tuple[str, int] | None = None) -> np.ndarray:
+    """Every role in play at the level (scripted: the defaults); ``deviator`` = (role, budget) searches apart."""
+    chosen = {} if budget is None else {r: level_name(spec, budget) for r in roles}
+    if deviator is not None:
+        chosen[deviator[0]] = level_name(spec, deviator[1])
+    return spec.policy_array(rules, chosen)
+
+
+# ------------------------------------------------------------------------------------------ play
+def _level_chunk(spec: GameSpec, rules: BaseModel, policy: np.ndarray, deviators: list[np.ndarray],
+                 names: list[str], seed: int, start: int, count: int):
+    """Games start..start+count-1 at the level (per-game values, CPU time, search decisions) and with
+    each deviator (paired sums against the level)."""
+    began = time.process_time()
+    chunk = spec.play(rules, policy, seed, start, count)
+    cpu = time.process_time() - began
+    decisions = int(chunk.games["search_decisions"].sum()) if "search_decisions" in chunk.games else 0
+    values = {k: np.asarray(v, np.int64) for k, v in spec.per_game(rules, chunk).items() if k in names}
+    gaps = []
+    for dev in deviators:
+        other = spec.per_game(rules, spec.play(rules, dev, seed, start, count))
+        gaps.append(PairedSums.of(values, other, names))
+    return start, values, gaps, cpu, decisions
+
+
+def play_level(spec: GameSpec, rules: BaseModel, policy: np.ndarray, deviators: list[np.ndarray],
+               names: list[str], n_games: int, seed: int, jobs: int, backend: str, scheduler: str | None,
+               chunk_size: int) -> tuple[dict[str, np.ndarray], list[PairedSums], float, int]:
+    """One level on games 0..n_games-1: per-game values in game order, each deviator's paired sums,
+    CPU seconds and search decisions (summed over the chunks, wherever they ran)."""
+    size = max(64, min(chunk_size, -(-n_games // (4 * max(1, jobs)))))
+    tasks = [(spec, rules, policy, deviators, names, seed, start, count) for start, count in chunk_plan(n_games, size)]
+    values = {name: np.zeros(n_games, np.int64) for name in names}
+    gaps = [PairedSums() for _ in deviators]
+    cpu, decisions = 0.0, 0
+    for start, part, chunk_gaps, chunk_cpu, chunk_decisions in _iter_parallel(
+            tasks, max(1, jobs), backend, scheduler, work=_level_chunk):
+        for name in names:
+            values[name][start:start + len(part[name])] = part[name]
+        for total, g in zip(gaps, chunk_gaps, strict=True):
+            total.add(g)
+        cpu += chunk_cpu
+        decisions += chunk_decisions
+    return values, gaps, cpu, decisions
+
+
+def _point(level: str, metric: Metric, values: np.ndarray, before: np.ndarray | None) -> Point:
+    est = stats.rate(int(values.sum()), values.size) if metric.kind == "rate" else stats.mean(values)
+    change = None
+    if before is not None:
+        sums = PairedSums.of({metric.name: before}, {metric.name: values}, [metric.name])
+        d = sums.difference(metric)[0]
+        change = (d.diff, d.lo, d.hi)
+    return Point(level, metric.name, metric.label, est, change)
+
+
+def within(change: tuple[float, float, float] | None, tolerance: float) -> bool:
+    """The change's 95 % interval lies inside ± tolerance."""
+    return change is not None and -tolerance <= change[1] and change[2] <= tolerance
+
+
+def verdicts(points: list[Point], metrics: list[Metric], tolerance: float) -> list[Verdict]:
+    """Per headline: settled at the first level that agrees with the level before (its change within
+    tolerance) as every later level does with its own; its value there."""
+    out = []
+    for metric in metrics:
+        mine = [p for p in points if p.metric == metric.name]
+        settled_at = next((p for i, p in enumerate(mine) if all(within(q.change, tolerance) for q in mine[i:])
+                           and p.change is not None), None)
+        if settled_at is not None:
+            out.append(Verdict(metric.name, metric.label, True, settled_at.level, settled_at.value,
+                               settled_at.change))
+        else:
+            last = mine[-1]
+            out.append(Verdict(metric.name, metric.label, False, last.level, last.value, last.change))
+    return out
+
+
+def skill(game: str | GameSpec, scenario: str | Path = "base", n_games: int = DEFAULT_GAMES, seed: int = 0,
+          ladder: list[int] | None = None, tolerance: float = DEFAULT_TOLERANCE, time_limit_s: float | None = None,
+          jobs: int = 1, backend: str = "loky", scheduler: str | None = None, players: int | None = None,
+          sets: tuple[str, ...] | list[str] = (), gaps: bool = True, chunk_size: int = DEFAULT_CHUNK,
+          say=None) -> SkillCurve:
+    """Play the levels in turn on the same games until the headlines settle, the ladder ends or time is up."""
+    spec = resolve_game(game)
+    if spec.search is None:
+        raise UserError(_no_search(spec).replace("`sim robust`", "`sim skill`"))
+    if n_games < 2:
+        raise UserError(f"--games {n_games}: a paired comparison needs at least 2 games per level")
+    if seed < 0:
+        raise UserError(f"--seed {seed}: expected a non-negative integer")
+    if not 0 < tolerance < 1:
+        raise UserError(f"--tolerance {100 * tolerance:g}: expected points between 0 and 100 (e.g. 1 for ±1 point)")
+    ladder = list(ladder or default_ladder(spec))
+    scen = resolve_scenario(spec, scenario, tuple(sets), players)
+    rules = scen.rules
+    roles = active_roles(spec, rules)
+    empty = {f"win_{r}" for r in spec.roles if r not in roles}  # seats out of play never win
+    metrics = [m for m in headline_metrics(spec, rules) if m.name not in empty]
+    names = [m.name for m in metrics]
+    wins = {r: f"win_{r}" for r in roles if f"win_{r}" in names}
+    say = say or (lambda text: None)
+    began = time.perf_counter()
+    points: list[Point] = []
+    found: list[Gap] = []
+    costs: list[LevelCost] = []
+    bots: dict[str, dict[str, str]] = {}
+    levels: list[str] = []
+    before = None
+    stopped = "ladder end"
+    last_wall = 0.0
+    for k, budget in enumerate([None, *ladder]):
+        name = level_name(spec, budget)
+        if k >= 1 and time_limit_s is not None:
+            predicted = 2.0 * last_wall if k >= 2 else 0.0  # a level costs about twice the one before
+            if time.perf_counter() - began + predicted > time_limit_s:
+                stopped = "time limit"
+                say(f"stop before {name}: predicted {predicted:.0f} s would pass the time limit of {time_limit_s:.0f} s")
+                break
+        level_began = time.perf_counter()
+        policy = level_policy(spec, rules, roles, budget)
+        strong = DEVIATOR * (budget if budget is not None else ladder[0])
+        dev_roles = list(wins) if gaps else []
+        deviators = [level_policy(spec, rules, roles, budget, (r, strong)) for r in dev_roles]
+        values, gap_sums, cpu, decisions = play_level(spec, rules, policy, deviators, names, n_games, seed, jobs,
+                                                      backend, scheduler, chunk_size)
+        levels.append(name)
+        bots[name] = {r: b for r, b in spec.policy_names(policy).items() if r in roles}
+        costs.append(LevelCost(name, cpu, decisions, n_games))
+        points += [_point(name, m, values[m.name], None if before is None else before[m.name]) for m in metrics]
+        for role, sums in zip(dev_roles, gap_sums, strict=True):
+            metric = next(m for m in metrics if m.name == wins[role])
+            d = sums.difference(metric)[0]
+            found.append(Gap(name, role, level_name(spec, strong), d.diff, d.lo, d.hi, sums.n))
+        last_wall = time.perf_counter() - level_began
+        say(f"{name}: {n_games:,} games, {last_wall:.0f} s wall, {cpu:.0f} CPU-s"
+            + (f", {decisions / cpu:,.0f} decisions per CPU-s" if decisions and cpu > 0 else ""))
+        before = values
+        if len(levels) >= 3 and all(within(p.change, tolerance) for p in points[-len(metrics):]):
+            stopped = "settled"
+            break
+    return SkillCurve(spec.name, spec.title, scen.name, list(sets), getattr(rules, "players", None), players, n_games, seed,
+                      tolerance, spec.search.options[0][0], ladder, levels, bots, points, found,
+                      verdicts(points, metrics, tolerance), costs, stopped,
+                      time.perf_counter() - began, sources_digest(),
+                      dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"))
+
+
+# ------------------------------------------------------------------------------------------ output
+def _pct(est: stats.Estimate) -> str:
+    return f"{100 * est.value:.2f}% [{100 * est.lo:.2f}, {100 * est.hi:.2f}]"
+
+
+def _change(change: tuple[float, float, float] | None) -> str:
+    if change is None:
+        return "—"
+    d, lo, hi = (100 * x for x in change)
+    return f"{d:+.2f} [{lo:+.2f}, {hi:+.2f}]"
+
+
+def print_skill(c: SkillCurve) -> None:
+    from rich.table import Table
+
+    from sim.core.display import console
+
+    console.print(f"[bold]{c.title}[/bold] · skill curve · scenario {c.scenario}"
+                  + (f" ({', '.join(c.sets)})" if c.sets else "") + (f" · {c.players} players" if c.players else "")
+                  + f" · seed {c.seed} · {c.n_games:,} games per level (the same games at every level) · "
+                  f"tolerance ±{100 * c.tolerance:.1f} pt on the paired 95 % interval of each change")
+    table = Table(title="headline at each level [95 %]; change from the level before, paired [95 %]",
+                  title_justify="left")
+    for col in ("level", "headline", "value [95 %]", "change (pt) [95 %]", f"within ±{100 * c.tolerance:.1f}"):
+        table.add_column(col, justify="left" if col in ("level", "headline") else "right")
+    for level in c.levels:
+        for p in (p for p in c.points if p.level == level):
+            table.add_row(level, p.label, _pct(p.value), _change(p.change),
+                          "—" if p.change is None else ("yes" if within(p.change, c.tolerance) else "no"))
+    console.print(table)
+    if c.gaps:
+        gap = Table(title=f"exploitability gap: one role at {DEVIATOR}x the level's budget, the others at the level; "
+                    "its win-rate gain, paired [95 %] (pt)", title_justify="left")
+        gap.add_column("level", justify="left")
+        roles = list(dict.fromkeys(g.role for g in c.gaps))
+        for role in roles:
+            gap.add_column(role, justify="right")
+        for level in c.levels:
+            row = {g.role: g for g in c.gaps if g.level == level}
+            gap.add_row(level, *[_change((row[r].diff, row[r].lo, row[r].hi)) + f"\n({row[r].deviator})"
+                                 if r in row else "—" for r in roles])
+        console.print(gap)
+    for cost in c.costs:
+        rate = cost.decisions_per_cpu_s
+        console.print(f"  {cost.level}: {cost.cpu_s:.0f} CPU-s for the level's {cost.games:,} games"
+                      + (f", {rate:,.0f} search decisions per CPU-s" if rate else ""))
+    console.print(f"stopped: {c.stopped} after {c.elapsed_s:.0f} s")
+    for v in c.verdicts:
+        console.print(("  [green]" if v.settled else "  [yellow]") + v.text(c.tolerance)
+                      + ("[/green]" if v.settled else "[/yellow]"))
+
+
+def skill_figure(c: SkillCurve):
+    """One panel per headline (value at each level with its 95 % interval; settled level marked), and a
+    panel of the exploitability gaps per role. Returns a matplotlib Figure."""
+    import matplotlib.pyplot as plt
+
+    labels = list(dict.fromkeys(p.label for p in c.points))
+    panels = len(labels) + (1 if c.gaps else 0)
+    cols = 2 if panels > 1 else 1
+    rows = -(-panels // cols)
+    fig, axes = plt.subplots(rows, cols, figsize=(8.27, 1.2 + 2.4 * rows), squeeze=False)
+    ticks = [lv.split("=")[-1] if lv != SCRIPTED else SCRIPTED for lv in c.levels]
+    settled = {v.label: v for v in c.verdicts}
+    flat = list(axes.flat)
+    for ax, label in zip(flat, labels, strict=False):
+        mine = [p for p in c.points if p.label == label]
+        xs = np.arange(len(mine))
+        ys = np.array([100 * p.value.value for p in mine])
+        err = np.array([[100 * (p.value.value - p.value.lo) for p in mine],
+                        [100 * (p.value.hi - p.value.value) for p in mine]])
+        ax.errorbar(xs, ys, yerr=err, fmt="o-", color="tab:blue", capsize=3, linewidth=1)
+        v = settled[label]
+        if v.settled:
+            i = c.levels.index(v.level)
+            ax.plot([i], [ys[i]], "s", color="tab:green", markersize=9, fillstyle="none")
+        if label.lower().startswith("win") or mine[0].metric.startswith("win_"):
+            ax.axhline(50, color="grey", linestyle="--", linewidth=0.8)
+        ax.set_xticks(xs, ticks, fontsize=7)
+        ax.set_title(latin(label) + (" (settled)" if v.settled else " (not settled)"), fontsize=9)
+        ax.set_ylabel("%", fontsize=8)
+        ax.grid(axis="y", alpha=0.3)
+    if c.gaps:
+        ax = flat[len(labels)]
+        roles = list(dict.fromkeys(g.role for g in c.gaps))
+        for j, role in enumerate(roles):
+            mine = [g for g in c.gaps if g.role == role]
+            xs = np.array([c.levels.index(g.level) for g in mine]) + (j - (len(roles) - 1) / 2) * 0.08
+            ys = np.array([100 * g.diff for g in mine])
+            err = np.array([[100 * (g.diff - g.lo) for g in mine], [100 * (g.hi - g.diff) for g in mine]])
+            ax.errorbar(xs, ys, yerr=err, fmt="o-", capsize=3, linewidth=1, label=latin(role))
+        ax.axhline(0, color="grey", linewidth=0.8)
+        ax.set_xticks(range(len(c.levels)), ticks, fontsize=7)
+        ax.set_title(f"exploitability gap (one role at {DEVIATOR}x budget)", fontsize=9)
+        ax.set_ylabel("win-rate gain, pt", fontsize=8)
+        ax.legend(fontsize=7)
+        ax.grid(axis="y", alpha=0.3)
+    for ax in flat[panels:]:
+        ax.axis("off")
+    fig.suptitle(latin(f"{c.title}: skill curve ({c.option} per level; {c.n_games:,} games per level, the same "
+                       f"games at every level; 95 % intervals; {c.stopped})"), fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
+def stem(game: str, scenario: str = "base", players: int | None = None) -> str:
+    return f"{game}-skill" + ("" if scenario == "base" else f"-{Path(scenario).stem}") + (
+        f"-{players}p" if players else "")
+
+
+def write_skill(c: SkillCurve, out: Path = DEFAULT_OUT) -> list[Path]:
+    """``<game>-skill[-scenario][-Np].json`` (read back by ``load_curve``), ``.csv`` and ``.png``."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import polars as pl
+
+    out.mkdir(parents=True, exist_ok=True)
+    base = out / stem(c.game, c.scenario if not c.sets else c.scenario + "-set", c.players_asked)
+    paths = [base.with_suffix(".json"), base.with_suffix(".csv"), base.with_suffix(".png")]
+    paths[0].write_text(c.to_json() + "\n")
+    pl.DataFrame([{"level": p.level, "metric": p.metric, "label": p.label, "value": p.value.value,
+                   "lo": p.value.lo, "hi": p.value.hi, "n": p.value.n,
+                   "change": p.change[0] if p.change else None, "change_lo": p.change[1] if p.change else None,
+                   "change_hi": p.change[2] if p.change else None} for p in c.points]).write_csv(paths[1])
+    fig = skill_figure(c)
+    fig.savefig(paths[2], dpi=120)
+    plt.close(fig)
+    return paths
+
+
+def load_curve(game: str, scenario: str = "base", players: int | None = None, folder: Path = DEFAULT_OUT,
+               fresh_only: bool = True) -> SkillCurve | None:
+    """The curve ``sim skill`` cached for this game, scenario and ``--players`` (None: the scenario's own; no
+    ``--set``); None when
+    there is none or (``fresh_only``) it was played with other compiled sources than today's."""
+    path = folder / f"{stem(game, scenario, players)}.json"
+    if not path.is_file():
+        return None
+    try:
+        curve = SkillCurve.from_json(path.read_text())
+    except (ValueError, TypeError, KeyError):
+        return None
+    if fresh_only and curve.sources != sources_digest():
+        return None
+    return curve

@@ -1,0 +1,208 @@
+"""``sim skill``: the skill curve on the toy duel whose search keeps the best of ``rollouts`` extra rolls.
+
+With every seat searching, both seats roll a six more and more often as the budget doubles, so their win
+rates (a shared top total is a win for each) climb to 100 % and the changes shrink: the curve must settle
+where the changes fall inside the tolerance, and not before.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+import pytest
+from toy_spec import GAME, SEARCHING
+
+from sim.core import stats
+from sim.core.errors import UserError
+from sim.core.runner import simulate
+from sim.workflow.skill import (
+    SCRIPTED,
+    SkillCurve,
+    load_curve,
+    parse_ladder,
+    skill,
+    skill_figure,
+    within,
+    write_skill,
+)
+
+LADDER = [1, 2, 4, 8, 16, 32, 64, 128, 256]
+
+
+@pytest.fixture(scope="module")
+def curve():
+    import os
+
+    from conftest import SCENARIOS
+
+    os.environ["SIM_SCENARIOS"] = str(SCENARIOS)
+    try:
+        return skill(SEARCHING, "bonus", 3000, seed=5, ladder=LADDER, players=2, chunk_size=1000)
+    finally:
+        del os.environ["SIM_SCENARIOS"]
+
+
+def _rows(policies, n=3000, seed=5):
+    return simulate(SEARCHING, "bonus", n, seed, policies=policies, players=2, keep_rows=True, progress=False).rows
+
+
+def test_each_level_is_every_seat_at_that_budget_on_the_same_games(curve):
+    assert curve.levels[0] == SCRIPTED and curve.levels[1:3] == ["search:rollouts=1", "search:rollouts=2"]
+    assert curve.bots[SCRIPTED] == {"0": "smart", "1": "smart"}
+    assert curve.bots["search:rollouts=2"] == {"0": "search", "1": "search"}
+    scripted, searched = _rows({}), _rows({"0": "search:rollouts=2", "1": "search:rollouts=2"})
+    before = _rows({"0": "search:rollouts=1", "1": "search:rollouts=1"})
+    point = next(p for p in curve.points if p.level == "search:rollouts=2" and p.metric == "win_1")
+    x, y = before.games["win_1"], searched.games["win_1"]
+    assert point.value == stats.rate(int(y.sum()), 3000)
+    d, _ = stats.paired_difference(3000, x.sum(), y.sum(), (x * x).sum(), (y * y).sum(), (x * y).sum())
+    assert point.change == (d.diff, d.lo, d.hi)
+    first = next(p for p in curve.points if p.level == SCRIPTED and p.metric == "win_0")
+    assert first.change is None and first.value == stats.rate(int(scripted.games["win_0"].sum()), 3000)
+    assert {p.metric for p in curve.points} == {"win_0", "win_1"}  # seats 2, 3 are out of play
+
+
+def test_the_curve_stops_where_every_headline_settles_and_not_before(curve):
+    assert curve.stopped == "settled" and curve.levels[-1] != f"search:rollouts={LADDER[-1]}"
+    last = [p for p in curve.points if p.level == curve.levels[-1]]
+    assert all(within(p.change, curve.tolerance) for p in last)
+    earlier = [p for p in curve.points if p.level == curve.levels[-2] and p.metric in ("win_0", "win_1")]
+    assert not all(within(p.change, curve.tolerance) for p in earlier)  # it would have stopped a level sooner
+    verdict = next(v for v in curve.verdicts if v.metric == "win_1")
+    assert verdict.settled and verdict.level in curve.levels[-2:]
+    assert verdict.text(curve.tolerance).startswith("seat 1 wins: settled at search:rollouts=")
+    assert verdict.value.value < 0.01  # both roll a six: seat 0's extra pip wins alone
+    assert next(v for v in curve.verdicts if v.metric == "win_0").value.value > 0.99
+
+
+def test_a_tight_tolerance_leaves_it_unsettled_and_says_the_last_change():
+    short = skill(SEARCHING, "bonus", 2000, seed=5, ladder=[1, 2], players=2, tolerance=0.001, gaps=False)
+    assert short.stopped == "ladder end" and short.levels == [SCRIPTED, "search:rollouts=1", "search:rollouts=2"]
+    verdict = next(v for v in short.verdicts if v.metric == "win_1")
+    assert not verdict.settled and verdict.level == "search:rollouts=2"
+    text = verdict.text(short.tolerance)
+    assert text.startswith("seat 1 wins: not settled: last change -3.75 pt [") and "(tolerance ±0.1 pt)" in text
+    assert short.gaps == []
+
+
+def test_the_exploitability_gap_is_one_seat_at_four_times_the_budget_paired_against_the_level(curve):
+    gap = next(g for g in curve.gaps if g.level == "search:rollouts=2" and g.role == "0")
+    assert gap.deviator == "search:rollouts=8" and gap.n == 3000
+    level = _rows({"0": "search:rollouts=2", "1": "search:rollouts=2"})
+    deviating = _rows({"0": "search:rollouts=8", "1": "search:rollouts=2"})
+    x, y = level.games["win_0"], deviating.games["win_0"]
+    d, _ = stats.paired_difference(3000, x.sum(), y.sum(), (x * x).sum(), (y * y).sum(), (x * y).sum())
+    assert (gap.diff, gap.lo, gap.hi) == (d.diff, d.lo, d.hi) and gap.lo > 0
+    scripted = next(g for g in curve.gaps if g.level == SCRIPTED and g.role == "1")
+    assert scripted.deviator == "search:rollouts=4"  # 4x the ladder's first budget
+    gains = [next(g.diff for g in curve.gaps if g.level == lv and g.role == "1") for lv in curve.levels]
+    assert gains[-1] < gains[1] and gains[-1] < 0.02  # the gap shrinks as the level rises
+
+
+def test_results_do_not_depend_on_jobs_chunks_or_backend():
+    one = skill(SEARCHING, "bonus", 2000, seed=4, ladder=[1, 2], players=3, jobs=1, chunk_size=700)
+    two = skill(SEARCHING, "bonus", 2000, seed=4, ladder=[1, 2], players=3, jobs=2, chunk_size=2048)
+    dask = skill(SEARCHING, "bonus", 2000, seed=4, ladder=[1, 2], players=3, jobs=2, backend="dask")
+    for other in (two, dask):
+        assert other.points == one.points and other.gaps == one.gaps and other.verdicts == one.verdicts
+        assert [c.decisions for c in other.costs] == [c.decisions for c in one.costs]
+
+
+def test_a_time_limit_stops_before_a_level_that_would_pass_it():
+    cut = skill(SEARCHING, "bonus", 500, seed=1, ladder=[1, 2, 4], players=2, time_limit_s=0.0, gaps=False)
+    assert cut.stopped == "time limit" and cut.levels == [SCRIPTED]
+
+
+def test_the_curve_is_written_read_back_and_stale_after_a_code_change(curve, tmp_path, monkeypatch):
+    paths = write_skill(curve, tmp_path)
+    assert [p.name for p in paths] == ["toy-search-skill-bonus-2p.json", "toy-search-skill-bonus-2p.csv",
+                                       "toy-search-skill-bonus-2p.png"]
+    again = load_curve("toy-search", "bonus", 2, tmp_path)
+    assert isinstance(again, SkillCurve) and again == curve
+    assert load_curve("toy-search", "base", 2, tmp_path) is None and load_curve("toy-search", "bonus", 3,
+                                                                                 tmp_path) is None
+    from sim.workflow import skill as module
+
+    monkeypatch.setattr(module, "sources_digest", lambda: "0" * 16)
+    assert load_curve("toy-search", "bonus", 2, tmp_path) is None
+    assert load_curve("toy-search", "bonus", 2, tmp_path, fresh_only=False) == curve
+
+
+def test_the_figure_has_a_panel_per_headline_and_one_for_the_gaps(curve):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    fig = skill_figure(curve)
+    titles = [ax.get_title() for ax in fig.axes if ax.axison]
+    assert "seat 1 wins (settled)" in titles and any(t.startswith("exploitability gap") for t in titles)
+    line = next(ax for ax in fig.axes if ax.get_title() == "seat 1 wins (settled)").lines[0]
+    assert np.allclose(line.get_ydata(), [100 * p.value.value for p in curve.points if p.metric == "win_1"])
+
+
+@pytest.mark.parametrize("text", ["4,4", "8,4", "0,2", "a,b", ""])
+def test_a_bad_ladder_is_a_user_error(text):
+    with pytest.raises(UserError, match=f"^--ladder '{text}': expected rising positive integers"):
+        parse_ladder(text)
+
+
+def test_a_game_without_a_search_bot_is_a_user_error():
+    with pytest.raises(UserError, match="toy-dice has no search bot"):
+        skill(GAME, "base", 100)
+
+
+@pytest.fixture
+def sim_main(cli_app, monkeypatch, capsys):
+    import sim.cli
+    from sim.core import registry
+
+    games = {"toy-dice": GAME, "toy-search": SEARCHING}
+    monkeypatch.setattr(registry, "all_games", lambda: games)
+    monkeypatch.setattr(sim.cli, "get_game", lambda name: games[name])
+    monkeypatch.setattr(sim.cli, "_register_plugins", lambda: None)
+
+    def run(*args):
+        monkeypatch.setattr(sys, "argv", ["sim", *map(str, args)])
+        try:
+            sim.cli.main()
+            code = 0
+        except SystemExit as exit_:
+            code = exit_.code
+        return code, capsys.readouterr()
+
+    return run
+
+
+@pytest.mark.parametrize("args, says", [
+    (("toy-dice",), "error: toy-dice has no search bot"),
+    (("toy-search", "--ladder", "4,2"), "error: --ladder '4,2': expected rising positive integers"),
+    (("toy-search", "--games", "1"), "error: --games 1: a paired comparison needs at least 2 games"),
+    (("toy-search", "--backend", "spark"), "error: --backend spark: expected loky or dask"),
+    (("toy-search", "--tolerance", "0"), "error: --tolerance 0: expected points between 0 and 100"),
+])
+def test_cli_bad_input_exits_2_with_a_clear_message(sim_main, args, says):
+    code, captured = sim_main("skill", *args)
+    assert code == 2, captured
+    assert captured.err.startswith(says) and "Traceback" not in captured.err
+
+
+def test_cli_prints_the_curve_and_one_line_per_headline_and_writes_the_files(sim_main, tmp_path, monkeypatch):
+    from sim.core.display import console
+
+    monkeypatch.setattr(console, "width", 200)
+    code, captured = sim_main("skill", "toy-search", "--scenario", "bonus", "--players", 2, "--games", 1000,
+                              "--jobs", 1, "--ladder", "1,2", "--out", tmp_path)
+    assert code == 0, captured.err
+    out = captured.out
+    assert "skill curve" in out and "1,000 games per level" in out and "tolerance ±1.0 pt" in out
+    assert "exploitability gap" in out and "search:rollouts=8" in out
+    assert "seat 0 wins: not settled: last change" in out and "stopped: ladder end" in out
+    assert (tmp_path / "toy-search-skill-bonus-2p.json").is_file()
+
+
+@pytest.mark.parametrize("game", ["island-nation", "ocracoke", "wonderful-island"])
+def test_every_shipped_game_has_a_curve(game, monkeypatch):
+    monkeypatch.delenv("SIM_SCENARIOS")
+    tiny = skill(game, "base", 6, seed=2, ladder=[1], jobs=1)
+    assert tiny.levels == [SCRIPTED, "search:rollouts=1"] and tiny.stopped in ("ladder end", "settled")
+    assert len(tiny.gaps) == len(tiny.bots[SCRIPTED]) * 2 and tiny.costs[1].decisions > 0
