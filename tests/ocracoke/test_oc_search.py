@@ -71,6 +71,37 @@ def test_the_decision_ignores_cards_the_seat_cannot_see(warm, rules4):
     assert not np.array_equal(totals, totals3)
 
 
+def _after_a_rivals_look_into_a_kraken_pair(rules, kraken_first):
+    """Seat 3 swaps the kraken into ship slots 0 and 2 (OC-KRAKEN-2), the kraken landing in slot 0 if
+    ``kraken_first`` else in slot 2; then seat 1 peeks at slots 0 and 1. Seat 0 saw neither slot: the two
+    tables are the same to it (the same public moves), but seat 1 knows both slots of the pair only when
+    it saw the other card (then the kraken is in the other slot), only slot 0 when it saw the kraken."""
+    S, R, T = _table(rules)
+    rng = np.array([1, 2, 3, 4], np.uint64)
+    E._swap(S, R, T, rng, np.zeros((0, E.LOG_WIDTH), np.int64), 3, 0, 2, 0)
+    if (S[E.AT, 0] == KRAKEN) != kraken_first:
+        S[E.AT, 0], S[E.AT, 2] = S[E.AT, 2], S[E.AT, 0]
+    E._peek(S, R, T, rng, np.zeros((0, E.LOG_WIDTH), np.int64), 1, 0, 1)
+    return S, R, T
+
+
+def test_the_decision_ignores_a_hidden_card_inside_a_kraken_pair(warm, rules4):
+    """Issue 21 leak: the search gave other seats in its sampled tables the places they know on the true
+    table; after a rival's look into a kraken pair those depend on which slot holds the kraken, a card
+    seat 0 cannot see (old code: different value sums). Both tables must give the same candidates, value
+    sums and move."""
+    S, R, T = _after_a_rivals_look_into_a_kraken_pair(rules4, kraken_first=True)
+    other, _, _ = _after_a_rivals_look_into_a_kraken_pair(rules4, kraken_first=False)
+    places = [sum(1 for c in X[E.AT] if c >= 0 and (X[E.KNOWN, 1] >> c) & 1) for X in (S, other)]
+    assert places[0] != places[1], "seat 1 knows more places in one table: the case the leak test needs"
+    assert S[E.KNOWN, 0] == other[E.KNOWN, 0] and S[E.PAIR, 0] == other[E.PAIR, 0]
+    for rnd in (2, 3):
+        cand, totals, best = _decide(S, R, T, rnd=rnd, rollouts=24)
+        cand2, totals2, best2 = _decide(other, R, T, rnd=rnd, rollouts=24)
+        assert np.array_equal(cand, cand2) and np.array_equal(totals, totals2) and best == best2
+        assert len(cand) > 3 and totals.max() > totals.min(), "the test compares real searches"
+
+
 def test_sampled_tables_keep_all_the_seat_knows(warm, rules4):
     """_sample_world: the 11 cards each once; seat 0's known places unchanged; every unknown card
     reaches every unknown place over many samples (the posterior's support); the other seats still know

@@ -15,6 +15,10 @@ array so that calls between the compiled functions stay cheap):
                         changes no one's mask, only looking, a reveal or the kraken's shuffle do
     S[MEM + q, loc]     seat q's naive memory: its own hand and the ship cards it looked at itself
     S[SHIP_ANY, q]      cards seat q knows are in the two ship slots S[PAIR, q] (after a kraken swap)
+    S[PAIR, PAIR_LOOK + q]  after seat q, not the swapper, looked into a kraken pair: the card it saw
+                        (bit c) and the one then in the other slot (bit 16 + c). Whether q also knows the
+                        other slot depends on the card seen (the kraken or not): the search reads this to
+                        give q in its sampled tables only what q's public looks imply (search.py)
     S[HAND_UP, q]       1 while the mermaid keeps seat q's hand face up
     S[GOLD, q], S[DIALS, q], S[PAID + r, q] (gold by rule A..E at the last declaration)
     S[PUB, ISLAND_UP | FACE_A | FACE_B | LOGN]  island cards face up (bit mask), the two action
@@ -34,6 +38,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.core.bits import lowest_bit
 from sim.core.jit import njit
 from sim.core.rng import randbelow, seed_stream
 from sim.games.ocracoke import policies as bots
@@ -81,6 +86,7 @@ EVENT_BLOCKS = ((("game",), np.int32),
 AT, MEM, KNOWN, SHIP_ANY, PAIR, HAND_UP, GOLD, DIALS, PAID, INFO, CHOICE, PUB = (
     0, 1, 5, 6, 7, 8, 9, 10, 11, 16, 17, 18)
 S_ROWS = 19
+PAIR_LOOK = 4  # S[PAIR, PAIR_LOOK + q] (columns 4..7 of the PAIR row; cleared with it by _setup_hand)
 ISLAND_UP, FACE_A, LOGN, FACE_B, SHIP_SET, HAND_SET = 0, 1, 2, 3, 4, 5  # columns of S[PUB]
 WAITING, ROUND, TURN = 6, 7, 8  # columns of S[PUB]: the seat waiting for the search bot, where (_play_rounds)
 # rows of R
@@ -122,7 +128,12 @@ def _see(S, log, p, loc):
 
 @rules_code
 def _seen_in_pair(S, p, loc, card):
-    """A card seen in one of the two slots of a kraken swap: the other slot holds the other card."""
+    """A card seen in one of the two slots of a kraken swap: the other slot holds the other card. A seat
+    that knew only 'the kraken is in one of them' records the card seen and the other slot's card
+    (S[PAIR, PAIR_LOOK + p], for the search)."""
+    if S[SHIP_ANY, p] == 1 << KRAKEN:
+        partner = S[PAIR, p] & ~(1 << loc)
+        S[PAIR, PAIR_LOOK + p] = (1 << card) | (1 << (16 + S[AT, lowest_bit(partner)]))
     S[PAIR, p] &= ~(1 << loc)
     S[SHIP_ANY, p] &= ~(1 << card)
     left = S[SHIP_ANY, p]
@@ -397,7 +408,7 @@ def _kraken_swap(S, R, T, rng, log, p, a, b, h):
     S[PUB, HAND_SET] ^= (1 << kept) | (1 << KRAKEN)
     for q in range(R[PARAMS, PLAYERS]):  # nobody knows the three cards' places any more
         S[KNOWN, q] &= ~((1 << ca) | (1 << cb) | (1 << KRAKEN))
-        S[SHIP_ANY, q], S[PAIR, q] = 1 << KRAKEN, (1 << a) | (1 << b)
+        S[SHIP_ANY, q], S[PAIR, q], S[PAIR, PAIR_LOOK + q] = 1 << KRAKEN, (1 << a) | (1 << b), 0
     S[KNOWN, p] |= 1 << kept
     S[SHIP_ANY, p] |= 1 << other
     S[MEM + p, h], S[MEM + p, a], S[MEM + p, b] = kept, other, KRAKEN

@@ -26,9 +26,11 @@ COUNTER): engine._play_rounds never stops there, so the search never calls itsel
 
 Information (what the search reads of the true table): the seat's perfect memory (S[KNOWN, p],
 S[SHIP_ANY, p], S[PAIR, p]), its own view (_view), the public state, and which places each other seat
-knows (from the public moves: every look, reveal and move is made in sight of all); never a card
-the seat does not know. tests/ocracoke/test_oc_search.py checks two tables that differ only in such
-cards give the same decision.
+knows (from the public moves: every look, reveal and move is made in sight of all; a rival's look into
+a kraken pair tells it the other slot only if the card it saw was not the kraken, so that deduction is
+made anew in each sampled table: _others_knowledge); never a card the seat does not know.
+tests/ocracoke/test_oc_search.py checks two tables that differ only in such cards (also inside a
+kraken pair a rival looked into) give the same decision.
 """
 
 from __future__ import annotations
@@ -122,14 +124,30 @@ def _sample_world(S, W, R, p, srng, pool):
 
 @search_code
 def _others_knowledge(S, W, q):
-    """Seat q knows in W the places it knows in S, and, after a kraken swap of its own (it knows both
-    cards of the two slots), the two cards now there."""
-    places = 0
+    """Seat q knows in W the places it knows in S by its public looks, and, after a kraken swap of its
+    own (it knows both cards of the two slots), the two cards now there. Not the true table's deduction
+    after q looked into a kraken pair (S[PAIR, PAIR_LOOK + q]): having seen a card other than the kraken,
+    q knows the other slot holds the kraken, which depends on a card seat p may not know. In W, q knows
+    the other slot's card (wherever it went since) when the card W has where q looked is not the kraken."""
+    look = S[PAIR, E.PAIR_LOOK + q]
+    known = S[KNOWN, q]
+    seen, partner = -1, -1
+    if look:
+        seen, partner = lowest_bit(look & 0xFFFF), lowest_bit(look >> 16)
+        known &= ~(1 << partner)
+    places, seen_at, partner_at = 0, -1, -1
     for loc in range(N_LOC):
         card = S[AT, loc]
-        if card >= 0 and (S[KNOWN, q] >> card) & 1:
+        if card >= 0 and (known >> card) & 1:
             places |= 1 << W[AT, loc]
+        if card >= 0 and card == seen and (known >> card) & 1:
+            seen_at = loc
+        if card >= 0 and card == partner:
+            partner_at = loc
+    if seen_at >= 0 and partner_at >= 0 and W[AT, seen_at] != KRAKEN:
+        places |= 1 << W[AT, partner_at]
     W[KNOWN, q] = places
+    W[PAIR, E.PAIR_LOOK + q] = 0  # rollouts play counter, which never reads it
     pair = S[PAIR, q]
     if pair and popcount(S[SHIP_ANY, q]) == popcount(pair):
         cards = 0
