@@ -13,10 +13,12 @@ import pytest
 from in_helpers import rules
 from scipy.stats import chi2_contingency
 
+from sim.core.layout import switchable_rules, switched
 from sim.core.scenario import load_scenario
 from sim.games.island_nation import GAME
 from sim.games.island_nation.board import default_board
 from sim.games.island_nation.reference import REASONS, play_reference
+from sim.games.island_nation.rules import IslandNationRules
 
 ENGINE_GAMES = 100_000
 CASES = [("core", "ghost", "hunter", 5, 800), ("core", "runner", "patrol", 6, 1500),
@@ -35,15 +37,29 @@ def test_in_reference_agrees_with_the_engine(scenario, frogman, artillery, playe
     IN-ABILITY-1..3): engine and reference end games alike (p > 0.001)."""
     r = (rules(players=players) if scenario == "core" else
          load_scenario("island-nation", GAME.rules_model, "base", [f"players={players}"]).rules)
+    assert_agree(r, frogman, artillery, ref_games)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rule", switchable_rules(IslandNationRules))
+def test_in_reference_agrees_with_each_switchable_rule_switched(rule):
+    """Every on/off rule of IslandNationRules (sim.core.layout.switchable_rules: a new bool field is
+    picked up here without a new test), switched from the base scenario's setting: engine and
+    reference end games alike."""
+    base = load_scenario("island-nation", GAME.rules_model, "base", ["players=5"]).rules
+    assert_agree(switched(base, rule), "ghost", "hunter", 800, engine_games=30_000)
+
+
+def assert_agree(r, frogman, artillery, ref_games, engine_games=ENGINE_GAMES):
     board = default_board()
     policy = np.array([GAME.bots["frogman"].index(frogman), GAME.bots["artillery"].index(artillery)])
-    games = GAME.play(r, policy, 2024, 0, ENGINE_GAMES).games
+    games = GAME.play(r, policy, 2024, 0, engine_games).games
     engine = outcome_counts(zip(games["end_reason"].tolist(), games["escape_round"].tolist(), strict=True))
     ref = outcome_counts((REASONS.index(o.reason), o.escape_round)
                          for o in (play_reference(board, r, frogman, artillery, 10_000 + i) for i in range(ref_games)))
     keys = sorted(set(engine) | set(ref))
     # pool outcomes too rare for the chi-square approximation into one cell
-    rare = [k for k in keys if engine[k] / ENGINE_GAMES * ref_games < 5]
+    rare = [k for k in keys if engine[k] / engine_games * ref_games < 5]
     common = [k for k in keys if k not in rare]
     table = [[engine[k] for k in common] + [sum(engine[k] for k in rare)],
              [ref[k] for k in common] + [sum(ref[k] for k in rare)]]
@@ -54,7 +70,7 @@ def test_in_reference_agrees_with_the_engine(scenario, frogman, artillery, playe
     assert p > 1e-3, (table, p)
     win_engine = (games["winner"] == 0).mean()
     win_ref = sum(v for k, v in ref.items() if k[0] <= 1) / ref_games
-    se = np.sqrt(win_engine * (1 - win_engine) * (1 / ref_games + 1 / ENGINE_GAMES))
+    se = np.sqrt(win_engine * (1 - win_engine) * (1 / ref_games + 1 / engine_games))
     assert abs(win_engine - win_ref) < 4 * se + 1e-9
 
 

@@ -8,9 +8,11 @@ from ocracoke_helpers import make_rules
 from scipy.stats import chi2_contingency
 
 from sim.core import stats
+from sim.core.layout import switchable_rules, switched
 from sim.games.ocracoke import play
 from sim.games.ocracoke.policies import BOTS
 from sim.games.ocracoke.reference import play_games
+from sim.games.ocracoke.rules import OcracokeRules
 
 COUNTER, MIX = [2, 2, 2, 2], [0, 1, 2, 2]  # the strongest bot everywhere; every bot in play
 
@@ -73,8 +75,20 @@ def p_values(eng, ref, n):
 def test_engine_agrees_with_reference(warm, players, policy, n):
     """OC-PAY-A..E, OC-END-1, OC-END-2, OC-ISLAND-2 and the bots: two independent implementations give
     the same distributions (Holm-corrected tests at 1 % family-wise; fixed seeds)."""
-    rules = make_rules(players=players)
+    assert_agree(make_rules(players=players), policy, n)
+
+
+def assert_agree(rules, policy, n):
     eng, ref = engine_counts(rules, policy, n), reference_counts(rules, policy, n)
     ps = p_values(eng, ref, n)
     assert not any(stats.holm(ps, alpha=0.01)), ps
     assert eng["declarations"] >= n and ref["declarations"] >= n
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rule", switchable_rules(OcracokeRules))
+@pytest.mark.parametrize("players", [2, 4])
+def test_engine_agrees_with_reference_with_each_switchable_rule_switched(warm, rule, players):
+    """Every on/off rule of OcracokeRules (sim.core.layout.switchable_rules: a new bool field is picked
+    up here without a new test), switched from the test rules' setting: engine and reference agree."""
+    assert_agree(switched(make_rules(players=players), rule), MIX, 8_000)

@@ -17,6 +17,7 @@ import numpy as np
 
 from sim.core.game import Chunk, GameSpec, SearchBot
 from sim.games.ocracoke import analysis
+from sim.games.ocracoke import engine as E
 from sim.games.ocracoke.engine import EVENT_BLOCKS, EVENT_COLUMNS, GAME_COLUMNS, LOG_WIDTH, R_ROWS, play_batch
 from sim.games.ocracoke.policies import (
     BOTS,
@@ -81,9 +82,10 @@ def rules_array(rules: OcracokeRules, policy: np.ndarray) -> np.ndarray:
     packed = pack(rules)
     packed["values"] = with_subset_sums(packed["values"])
     R = np.zeros((R_ROWS, VALUES_LEN), np.int64)
-    for row, key in enumerate(("params", "values", "dial_lo", "dial_hi", "pay")):
+    for row, key in ((E.PARAMS, "params"), (E.VALUES, "values"), (E.DIAL_LO, "dial_lo"), (E.DIAL_HI, "dial_hi"),
+                     (E.PAY, "pay")):
         R[row, :packed[key].size] = packed[key]
-    R[R_ROWS - 1, :4] = np.asarray(policy, dtype=np.int64)[:4]
+    R[E.POLICY, :4] = np.asarray(policy, dtype=np.int64)[:4]
     return R
 
 

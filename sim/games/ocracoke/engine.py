@@ -60,6 +60,8 @@ from sim.games.ocracoke.policies import (
     rules_leaf,
 )
 from sim.games.ocracoke.rules import GHOST, KRAKEN, MAX_ROUNDS, MERMAID, N_CARDS, N_ISLAND, N_NAVY
+from sim.games.ocracoke.rules import PARAMS as RULE_PARAMS
+from sim.games.ocracoke.rules import PAY as RULE_PAY
 
 NAVY_CARDS = (1 << N_NAVY) - 1  # cards 0..3: blue, positive (OC-COMP-1)
 PIRATE_CARDS = ((1 << GHOST) - 1) & ~NAVY_CARDS  # cards 4..7: red, negative
@@ -92,7 +94,10 @@ WAITING, ROUND, TURN = 6, 7, 8  # columns of S[PUB]: the seat waiting for the se
 # rows of R
 PARAMS, VALUES, DIAL_LO, DIAL_HI, PAY, POLICY = 0, 1, 2, 3, 4, 5
 R_ROWS = 6
-PLAYERS, N_SHIP, HAND_CARDS, WIN_GOLD, D_EACH, N_DIALS = 0, 1, 2, 3, 4, 5  # columns of R[PARAMS]
+# columns of R[PARAMS] and R[PAY], from their one declaration (rules.PARAMS, rules.PAY)
+PLAYERS, N_SHIP, HAND_CARDS, WIN_GOLD, D_EACH, N_DIALS = RULE_PARAMS.index(
+    "PLAYERS", "N_SHIP", "HAND_CARDS", "WIN_GOLD", "D_EACH", "N_DIALS")
+PAY_A, PAY_B, PAY_C, PAY_D, PAY_E = RULE_PAY.index("PAY_A", "PAY_B", "PAY_C", "PAY_D", "PAY_E")
 
 # log kinds: (kind, six numbers)
 L_HAND, L_DEAL, L_TURN, L_SEE, L_GHOST, L_MERMAID, L_CANCEL, L_KRAKEN = 1, 2, 3, 4, 5, 6, 7, 8
@@ -493,12 +498,12 @@ def _declare(S, R, T, rng, log, decl, forced, ev, n_ev, game, hand, rnd):
         d = S[DIALS, q]
         colour = total != 0 and d != 0 and (dial_lo[d] > 0) == (total > 0)  # OC-PAY-A
         in_range = colour and dial_lo[d] <= total <= dial_hi[d]  # OC-PAY-B
-        S[PAID + 0, q] = pay[0] if colour else 0
-        S[PAID + 1, q] = pay[1] if in_range else 0
-        S[PAID + 2, q] = pay[2] if d == 0 and total == 0 else 0  # OC-PAY-C
+        S[PAID + 0, q] = pay[PAY_A] if colour else 0
+        S[PAID + 1, q] = pay[PAY_B] if in_range else 0
+        S[PAID + 2, q] = pay[PAY_C] if d == 0 and total == 0 else 0  # OC-PAY-C
         matches = popcount(_hand_cards(S, q) & paying)  # OC-PAY-D
-        S[PAID + 3, q] = pay[3] * (matches if R[PARAMS, D_EACH] == 1 else min(matches, 1))
-        S[PAID + 4, q] = pay[4] if q == decl and not forced and in_range else 0  # OC-PAY-E
+        S[PAID + 3, q] = pay[PAY_D] * (matches if R[PARAMS, D_EACH] == 1 else min(matches, 1))
+        S[PAID + 4, q] = pay[PAY_E] if q == decl and not forced and in_range else 0  # OC-PAY-E
         for r in range(5):
             S[GOLD, q] += S[PAID + r, q]
         _note(S, log, L_DIAL, q, d)

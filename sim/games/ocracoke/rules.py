@@ -22,6 +22,8 @@ from typing import Annotated
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from sim.core.layout import Layout
+
 N_CARDS = 11
 N_NAVY = 4
 GHOST, MERMAID, KRAKEN = 8, 9, 10
@@ -129,11 +131,27 @@ def dial_name(dial: int, rules: OcracokeRules) -> str:
     return f"{colour} {a}+" if b >= SUM_LIMIT else f"{colour} {a}–{b}"
 
 
+# The packed rule rows, declared once (sim.core.layout): pack() writes them in this order and the engine
+# takes its column constants from them by name. A new rule value is one line here.
+PARAMS = Layout(  # R[PARAMS]
+    ("PLAYERS", "players"),  # OC-PLAYERS
+    ("N_SHIP", "ship_cards"),  # OC-SETUP-2
+    ("HAND_CARDS", "hand_cards"),  # OC-SETUP-3
+    ("WIN_GOLD", "win_gold"),  # OC-END-1
+    ("D_EACH", "hand_match_per_card"),  # OC-PAY-D with 2 players
+    ("N_DIALS", "n_dials"),  # OC-DECL-1
+)
+PAY = Layout(  # R[PAY]: gold by rule A..E, in the order of the payout rows S[PAID + r]
+    ("PAY_A", "pay_colour"),
+    ("PAY_B", "pay_range"),
+    ("PAY_C", "pay_zero"),
+    ("PAY_D", "pay_hand"),
+    ("PAY_E", "pay_declarer"),
+)
+
+
 def pack(rules: OcracokeRules) -> dict[str, np.ndarray]:
-    """The rules as a few arrays for the compiled engine."""
+    """The rules as a few arrays for the compiled engine (rows PARAMS and PAY by their layouts)."""
     lo, hi = dial_bounds(rules)
-    params = np.array([rules.players, rules.ship_cards, rules.hand_cards, rules.win_gold,
-                       int(rules.hand_match_per_card), rules.n_dials], dtype=np.int64)
-    pay = np.array([rules.pay_colour, rules.pay_range, rules.pay_zero, rules.pay_hand, rules.pay_declarer],
-                   dtype=np.int64)
-    return {"params": params, "values": card_values(rules), "dial_lo": lo, "dial_hi": hi, "pay": pay}
+    return {"params": PARAMS.pack(rules), "values": card_values(rules), "dial_lo": lo, "dial_hi": hi,
+            "pay": PAY.pack(rules)}

@@ -38,6 +38,7 @@ from sim.games.wonderful_island.catalogue import (
     SKILL_COLS,
     load_catalogue,
 )
+from sim.games.wonderful_island.rules import RULE_ROW
 from sim.games.wonderful_island.state import (
     BLUE,
     BOT_POLITICIAN,
@@ -163,7 +164,6 @@ from sim.games.wonderful_island.state import (
     R_MEET_FEWER,
     R_MEET_REMOVE,
     R_PLAYERS,
-    R_POL,
     R_POOL,
     R_RALLY,
     R_REACTIVE_KINDS,
@@ -1673,22 +1673,8 @@ def table(cat, rules) -> np.ndarray:
             T[0, by_timing[row[C_TIMING]]] |= 1 << k
         if card_is_hostile(row):
             T[0, R_HOSTILE_KINDS] |= 1 << k
-    blue, green, politician = rules.camps()
-    R = T[0:1]
-    values = {
-        R_PLAYERS: rules.players, R_BLUE: blue, R_GREEN: green, R_POL: politician,
-        R_POOL: rules.pool(), R_START: rules.start_votes(), R_ROUNDS: rules.rounds(),
-        R_THRESH: rules.election_threshold(), R_SLOTS: rules.venue_slots,
-        R_CHARS_DEALT: rules.characters_dealt, R_HAND: rules.hand_size, R_MEET: rules.meeting_per_player,
-        R_MEET_FEWER: int(rules.meeting_fewer), R_MEET_REMOVE: int(rules.meeting_removed_after_use),
-        R_DRAW: rules.draw_per_turn, R_LIMIT: rules.hand_limit, R_TRADE: rules.trade_for_meeting,
-        R_JAIL: rules.jail_subpoenas, R_IRON: rules.iron_tokens, R_SUP_PER: rules.support_per_bonus,
-        R_RALLY: rules.rally_votes, R_GRASS: rules.grassroots_iron, R_LEG: rules.legislature_votes,
-        R_DEB_WIN: rules.debate_success_votes, R_DEB_WALK: rules.debate_walkover_votes, R_DICE: rules.dice,
-    }
-    for key, value in values.items():
-        R[0, key] = value
-    R[0, R_FORCE_SEAT] = -1  # no forced character (R_FORCE_TURN 0: no forced venue; nothing spared)
+    RULE_ROW.pack(rules, T[0])  # the rule values, by their one declaration (rules.RULE_ROW)
+    T[0, R_FORCE_SEAT] = -1  # no forced character (R_FORCE_TURN 0: no forced venue; nothing spared)
     return T
 
 

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from sim.core.layout import Layout
+
 PLAYER_COUNTS = (3, 4, 5, 6, 7, 8)
 BG_COUNTS = (1, 2, 3, 4, 5, 6)
 CAMP_CARDS = (3, 3, 2)  # WI-COMP-1: 3 blue, 3 green, 2 politician camp cards in the box
@@ -131,3 +133,45 @@ class WonderfulIslandRules(BaseModel):
 
     def rounds(self) -> int:
         return self.max_rounds[self.bg_count() - 1]
+
+
+# The rule row T[0] of the engine, declared once (sim.core.layout): engine.table() writes the rule
+# values in this order and state.py takes the engine's R_* constants from it by name. A new rule value
+# is one line here. Columns read by None are filled by engine.table() from the catalogue, or per game.
+RULE_ROW = Layout(
+    ("R_PLAYERS", "players"),
+    ("R_BLUE", lambda r: r.camps()[0]),  # WI-SETUP-2
+    ("R_GREEN", lambda r: r.camps()[1]),
+    ("R_POL", lambda r: r.camps()[2]),
+    ("R_POOL", WonderfulIslandRules.pool),
+    ("R_START", WonderfulIslandRules.start_votes),
+    ("R_ROUNDS", WonderfulIslandRules.rounds),
+    ("R_THRESH", WonderfulIslandRules.election_threshold),
+    ("R_SLOTS", "venue_slots"),
+    ("R_CHARS_DEALT", "characters_dealt"),
+    ("R_HAND", "hand_size"),
+    ("R_MEET", "meeting_per_player"),
+    ("R_MEET_FEWER", "meeting_fewer"),
+    ("R_MEET_REMOVE", "meeting_removed_after_use"),
+    ("R_DRAW", "draw_per_turn"),
+    ("R_LIMIT", "hand_limit"),
+    ("R_TRADE", "trade_for_meeting"),
+    ("R_JAIL", "jail_subpoenas"),
+    ("R_IRON", "iron_tokens"),
+    ("R_SUP_PER", "support_per_bonus"),
+    ("R_RALLY", "rally_votes"),
+    ("R_GRASS", "grassroots_iron"),
+    ("R_LEG", "legislature_votes"),
+    ("R_DEB_WIN", "debate_success_votes"),
+    ("R_DEB_WALK", "debate_walkover_votes"),
+    ("R_DICE", "dice"),
+    # from the catalogue: the first character and meeting rows of T, the card kinds by how they are played
+    ("R_CHAR0", None), ("R_MEET0", None),
+    ("R_SLOT_KINDS", None), ("R_ACTION_KINDS", None), ("R_REACTIVE_KINDS", None), ("R_RESPONSE_KINDS", None),
+    ("R_HOSTILE_KINDS", None),
+    # the trace log rows of ``st`` (engine.new_state)
+    ("R_LOG0", None), ("R_LOG_END", None),
+    # forced decisions of paired counterfactuals (engine.play_forced_batch)
+    ("R_FORCE_TURN", None), ("R_FORCE_VENUE", None), ("R_FORCE_SEAT", None), ("R_FORCE_CHAR", None),
+    ("R_SPARE_JAIL", None), ("R_SPARE_HOSP", None),
+)

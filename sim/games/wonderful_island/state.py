@@ -31,6 +31,7 @@ from numba.core.extending import intrinsic
 from numba.np.arrayobj import populate_array
 
 from sim.core.jit import njit
+from sim.games.wonderful_island.rules import RULE_ROW
 
 # Compiled rules and bots: cached, numpy's error model (no zero-divisor checks: every divisor is a
 # positive count), and without numba's reference counting. They never allocate (short lists live in
@@ -95,20 +96,26 @@ PLAN_SCRIPTED, PLAN_HOLD = 0, 1  # PLAN_HOLD: play no support, obstruction or st
 # piles
 PILE_DECK, PILE_DISC, PILE_MDECK, PILE_SLOT_CARD, PILE_SLOT_OWNER = range(5)
 
-# rule values R[0, ...]
+# rule values R[0, ...]: the columns of rules.RULE_ROW (declared there once, with the value each holds)
 (R_PLAYERS, R_BLUE, R_GREEN, R_POL, R_POOL, R_START, R_ROUNDS, R_THRESH, R_SLOTS, R_CHARS_DEALT, R_HAND,
  R_MEET, R_MEET_FEWER, R_MEET_REMOVE, R_DRAW, R_LIMIT, R_TRADE, R_JAIL, R_IRON, R_SUP_PER, R_RALLY, R_GRASS,
- R_LEG, R_DEB_WIN, R_DEB_WALK, R_DICE, R_CHAR0, R_MEET0) = range(28)
+ R_LEG, R_DEB_WIN, R_DEB_WALK, R_DICE, R_CHAR0, R_MEET0) = RULE_ROW.index(
+    "R_PLAYERS", "R_BLUE", "R_GREEN", "R_POL", "R_POOL", "R_START", "R_ROUNDS", "R_THRESH", "R_SLOTS",
+    "R_CHARS_DEALT", "R_HAND", "R_MEET", "R_MEET_FEWER", "R_MEET_REMOVE", "R_DRAW", "R_LIMIT", "R_TRADE",
+    "R_JAIL", "R_IRON", "R_SUP_PER", "R_RALLY", "R_GRASS", "R_LEG", "R_DEB_WIN", "R_DEB_WALK", "R_DICE",
+    "R_CHAR0", "R_MEET0")
 # card kinds by how they are played, as bit masks over kinds (bit k: kind k; kinds < 63 as for S_PLAYED):
 # support/obstruction cards for the slots, action-step, reactive and response strategy cards; cards with a
 # hostile effect (the ones a response card may cancel)
-R_SLOT_KINDS, R_ACTION_KINDS, R_REACTIVE_KINDS, R_RESPONSE_KINDS, R_HOSTILE_KINDS = range(28, 33)
-R_LOG0, R_LOG_END = 33, 34  # the trace log rows of ``st``: the first (after the table rows) and the end
+R_SLOT_KINDS, R_ACTION_KINDS, R_REACTIVE_KINDS, R_RESPONSE_KINDS, R_HOSTILE_KINDS = RULE_ROW.index(
+    "R_SLOT_KINDS", "R_ACTION_KINDS", "R_REACTIVE_KINDS", "R_RESPONSE_KINDS", "R_HOSTILE_KINDS")
+R_LOG0, R_LOG_END = RULE_ROW.index("R_LOG0", "R_LOG_END")  # the trace log rows of ``st``: the first and the end
 # forced decisions for paired counterfactuals (engine.play_forced_batch sets them per game; an ordinary run
 # never does): the campaign turn whose venue is forced and the venue, a seat and the character it is
 # given, how many jailings and hospital stays (the first ones) are spared
-R_FORCE_TURN, R_FORCE_VENUE, R_FORCE_SEAT, R_FORCE_CHAR, R_SPARE_JAIL, R_SPARE_HOSP = range(35, 41)
-R_SIZE = 41
+R_FORCE_TURN, R_FORCE_VENUE, R_FORCE_SEAT, R_FORCE_CHAR, R_SPARE_JAIL, R_SPARE_HOSP = RULE_ROW.index(
+    "R_FORCE_TURN", "R_FORCE_VENUE", "R_FORCE_SEAT", "R_FORCE_CHAR", "R_SPARE_JAIL", "R_SPARE_HOSP")
+R_SIZE = RULE_ROW.end
 T_WIDTH = R_SIZE  # the widest row of T (the catalogue's rows are narrower)
 CARD0 = 1  # first card row of T
 
