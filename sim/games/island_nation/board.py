@@ -36,6 +36,8 @@ SHOT_RANGE = 3  # a shot reaches 1, 2 and 3 hexes away (rule text: 射擊到最�
 UNREACHABLE = 1_000_000  # road_dist between points with no road path (a valid map has none)
 DEFAULT_MAP = "kaoteng"
 FILE_KEYS = {"name", "title", "description", "evac", "points", "roads"}
+PATCH_KEYS = {"extends", "name", "title", "description", "evac", "remove_points", "add_points", "remove_roads",
+              "add_roads"}
 POINT_KEYS = {"label", "q", "r", "terrain"}
 
 
@@ -92,17 +94,72 @@ def _fail(file: Path, key: str, expected: str, found: object | None = None) -> S
     return ScenarioError(str(file), key, expected, found)
 
 
-def _read_toml(file: Path) -> dict[str, Any]:
+def _read_toml(file: Path, seen: tuple[Path, ...] = ()) -> dict[str, Any]:
+    """The map's data; a patch (a file with ``extends``) is applied to its parent map first."""
     if not file.is_file():
         raise _fail(file, "map", "an existing map file")
     try:
         with file.open("rb") as fh:
             data = tomllib.load(fh)
-    except tomllib.TOMLDecodeError as exc:
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise _fail(file, "(file)", "valid TOML", str(exc)) from None
+    if "extends" in data:
+        return _apply_patch(file, data, seen)
     unknown = sorted(set(data) - FILE_KEYS)
     if unknown:
         raise _fail(file, unknown[0], "one of " + ", ".join(sorted(FILE_KEYS)), unknown[0])
+    return data
+
+
+def _apply_patch(file: Path, patch: dict[str, Any], seen: tuple[Path, ...]) -> dict[str, Any]:
+    """A map patch (docs/maps.md): ``extends`` names the parent map (a map name, or a path relative to
+    the patch's folder); then, in this order, ``remove_points`` (labels; their roads and evac entries
+    go with them), ``remove_roads``, ``add_points``, ``add_roads`` ("LABEL-LABEL"), and ``evac``,
+    ``name``, ``title``, ``description`` replace the parent's. The result is validated as a whole map,
+    its errors naming the patch file."""
+    unknown = sorted(set(patch) - PATCH_KEYS)
+    if unknown:
+        raise _fail(file, unknown[0], "in a map patch, one of " + ", ".join(sorted(PATCH_KEYS)), unknown[0])
+    parent_name = patch["extends"]
+    if not isinstance(parent_name, str) or not parent_name:
+        raise _fail(file, "extends", "the name of the map this patch changes, e.g. \"kaoteng\"", parent_name)
+    local = file.parent / (parent_name if parent_name.endswith(".toml") else f"{parent_name}.toml")
+    parent = local if local.is_file() else maps_root() / f"{Path(parent_name).stem}.toml"
+    if not parent.is_file():
+        raise _fail(file, "extends", f"a map file or one of {', '.join(list_maps()) or '(none)'}", parent_name)
+    if parent.resolve() in seen or parent.resolve() == file.resolve():
+        raise _fail(file, "extends", "a chain of maps without a cycle", parent_name)
+    data = dict(_read_toml(parent, (*seen, file.resolve())))
+    data.pop("name", None)  # a patch is named after its own file unless it says otherwise
+    labels = [p.get("label") for p in data["points"] if isinstance(p, dict)]
+
+    def labels_in(key: str) -> list[str]:
+        value = patch.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise _fail(file, key, "a list of texts", value)
+        return value
+
+    gone = labels_in("remove_points")
+    for label in gone:
+        if label not in labels:
+            raise _fail(file, "remove_points", f"labels of points of the map {parent_name}", label)
+    data["points"] = [p for p in data["points"] if p.get("label") not in gone]
+    data["evac"] = [e for e in data.get("evac", []) if e not in gone]
+    roads = [r for r in data.get("roads", []) if not (isinstance(r, str) and set(r.split("-")) & set(gone))]
+    for road in labels_in("remove_roads"):
+        ends = road.split("-")
+        matches = [r for r in roads if isinstance(r, str) and sorted(r.split("-")) == sorted(ends)]
+        if not matches:
+            raise _fail(file, "remove_roads", f"roads \"LABEL-LABEL\" of the map {parent_name}", road)
+        roads.remove(matches[0])
+    added = patch.get("add_points", [])
+    if not isinstance(added, list):
+        raise _fail(file, "add_points", "an array of points {label, q, r, terrain}", added)
+    data["points"] = data["points"] + added
+    data["roads"] = roads + labels_in("add_roads")
+    for key in ("evac", "name", "title", "description"):
+        if key in patch:
+            data[key] = patch[key]
     return data
 
 

@@ -15,6 +15,10 @@ A catalogue file (``scenarios/wonderful-island/catalogue/NAME.toml``) lists
 
 Every entry carries ``assumed`` (a one-line note) unless it states a rule text fact. Errors name
 the file, the key (``card[3].effects[0].primitive``), what was expected and what was found.
+
+A catalogue may instead be a patch of another: ``extends = "base"`` plus the changes only (removed
+entries, added entries, changed copies and counts; see ``_apply_patch``), e.g.
+``catalogue/extra-card.toml``.
 """
 
 from __future__ import annotations
@@ -104,11 +108,78 @@ def load_catalogue(name: str) -> Catalogue:
 
 @cache
 def _load(path: str, _mtime: int) -> Catalogue:
+    return parse_catalogue(_read(Path(path), ()), path)
+
+
+def _read(file: Path, seen: tuple[Path, ...]) -> dict[str, Any]:
+    """The catalogue's data; a patch (a file with ``extends``) is applied to its parent first."""
     try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise ScenarioError(path, "(file)", "valid TOML", str(exc)) from None
-    return parse_catalogue(data, path)
+        data = tomllib.loads(file.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ScenarioError(str(file), "(file)", "valid TOML", str(exc)) from None
+    return _apply_patch(file, data, seen) if "extends" in data else data
+
+
+PATCH_KEYS = ("extends", "description", "assumed", "counts", "card", "character", "meeting", "remove", "copies")
+ENTRY_TABLES = ("card", "character", "meeting")
+
+
+def _apply_patch(file: Path, patch: dict[str, Any], seen: tuple[Path, ...]) -> dict[str, Any]:
+    """A catalogue patch: ``extends`` names the parent catalogue (a name, or a path relative to the
+    patch's folder); then ``remove`` (names of cards, characters or meeting cards) drops entries,
+    ``[[card]]``, ``[[character]]``, ``[[meeting]]`` entries are added (one with a name the parent
+    uses replaces that entry), ``copies = { NAME = n }`` changes a card's or meeting card's copies,
+    and ``[counts]`` entries replace the parent's. The result is validated as a whole catalogue, its
+    errors naming the patch file."""
+    where = str(file)
+    unknown = sorted(set(patch) - set(PATCH_KEYS))
+    if unknown:
+        raise ScenarioError(where, unknown[0], "in a catalogue patch, one of " + ", ".join(PATCH_KEYS), unknown[0])
+    name = patch["extends"]
+    if not isinstance(name, str) or not name:
+        raise ScenarioError(where, "extends", "the name of the catalogue this patch changes, e.g. \"base\"", name)
+    local = file.parent / (name if name.endswith(".toml") else f"{name}.toml")
+    parent = local if local.is_file() else resolve(name)
+    if not parent.is_file():
+        raise ScenarioError(where, "extends", "an existing catalogue file", name)
+    if parent.resolve() in seen or parent.resolve() == file.resolve():
+        raise ScenarioError(where, "extends", "a chain of catalogues without a cycle", name)
+    data = _read(parent, (*seen, file.resolve()))
+    data = {key: (list(value) if isinstance(value, list) else value) for key, value in data.items()}
+    removed = patch.get("remove", [])
+    if not isinstance(removed, list) or not all(isinstance(n, str) for n in removed):
+        raise ScenarioError(where, "remove", "a list of entry names", removed)
+    names = {e.get("name") for t in ENTRY_TABLES for e in data.get(t, []) if isinstance(e, dict)}
+    for gone in removed:
+        if gone not in names:
+            raise ScenarioError(where, "remove", f"names of cards, characters or meeting cards of {name}", gone)
+    for table in ENTRY_TABLES:
+        entries = [e for e in data.get(table, []) if e.get("name") not in removed]
+        added = _entries(where, patch, table)
+        by_name = {e["name"]: i for i, e in enumerate(entries)}
+        for entry in added:
+            if entry["name"] in by_name:
+                entries[by_name[entry["name"]]] = entry
+            else:
+                entries.append(entry)
+        data[table] = entries
+    copies = patch.get("copies", {})
+    if not isinstance(copies, dict):
+        raise ScenarioError(where, "copies", "a table { NAME = copies }", copies)
+    for entry_name, n in copies.items():
+        found = [e for t in ("card", "meeting") for e in data[t] if e.get("name") == entry_name]
+        if not found:
+            raise ScenarioError(where, f"copies.{entry_name}", f"the name of a card or meeting card of {name}",
+                                entry_name)
+        found[0]["copies"] = n  # validated with the whole catalogue
+    counts = patch.get("counts", {})
+    if not isinstance(counts, dict):
+        raise ScenarioError(where, "counts", "a table of deck sizes", counts)
+    data["counts"] = {**data.get("counts", {}), **counts}
+    for key in ("description", "assumed"):
+        if key in patch:
+            data[key] = patch[key]
+    return data
 
 
 def _pick(file: str, key: str, value: Any, options: tuple[str, ...]) -> int:
