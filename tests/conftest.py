@@ -1,11 +1,13 @@
 """Shared by every test module: the engines are compiled once per session, before any test runs.
 
 ``make test`` runs the suite on every core (pytest-xdist, one worker per core, each test file in one
-worker). The controller compiles the three engines, their search bots and their analyses' own entry
-points (counterfactual batches) first, two steps at a time, into numba's on-disk cache
-(``sim.core.warm``); the workers then load the compiled code instead of each compiling it again (and
-again in each joblib worker). On a warm cache this is a check of nine marker files. Tests share
-nothing else across files, so their results do not depend on the order or the worker they run in.
+worker). Once the tests are collected, and before any runs, the engines, search bots and analyses'
+own entry points (counterfactual batches) of the games those tests play (``games_of``) are compiled,
+two steps at a time, into numba's on-disk cache (``sim.core.warm``); the workers then load the compiled
+code instead of each compiling it again (and again in each joblib worker). So ``pytest tests/ocracoke``
+compiles Ocracoke only, and the game-agnostic tests (tests/core, the toy games of tests/workflow)
+compile none. On a warm cache this is a check of up to nine marker files. Tests share nothing else
+across files, so their results do not depend on the order or the worker they run in.
 
 Scheduling (``--dist loadfile``, replaced by ``EachTestOfSplitFiles``): each test of ``SPLIT_FILES``
 (long, independent tests: the reference cross-checks and the report of every game) is a unit of its
@@ -31,17 +33,66 @@ SPLIT_FILES = ("tests/ocracoke/test_oc_reference.py", "tests/workflow/test_wf_re
                "tests/wonderful_island/test_wi_reference.py", "tests/island_nation/test_in_reference.py")
 
 
-def pytest_configure(config):
-    if hasattr(config, "workerinput") or config.option.collectonly:
-        return  # an xdist worker (the controller compiled already), or nothing will run
-    import sim  # noqa: F401  (points NUMBA_CACHE_DIR at the cache of these sources)
-    from sim.core.warm import warm_all
-
-    warm_all(search=True)
+# The games a test plays, by where it lives (``games_of``): a game's own folder; else the games named in
+# its parameters (e.g. test_games_api.py::test_x[ocracoke]); else none for the game-agnostic folders
+# (tests/core, and tests/workflow's toy games) except EVERY_GAME; else, to be safe, every game. A
+# test filed wrongly here is only slower (numba compiles what it plays when it first plays it).
+GAME_FOLDERS = {"tests/ocracoke/": "ocracoke", "tests/island_nation/": "island-nation",
+                "tests/wonderful_island/": "wonderful-island"}
+NO_GAME = ("tests/core/", "tests/workflow/")
+EVERY_GAME = ("tests/core/test_warm.py",)  # checks every game's marker files
 
 
 def _file(nodeid: str) -> str:
     return nodeid.split("::", 1)[0]
+
+
+def games_of(nodeid: str, registered: frozenset[str]) -> frozenset[str]:
+    """The registered games whose engines the test ``nodeid`` plays (see GAME_FOLDERS above)."""
+    file = _file(nodeid)
+    for folder, game in GAME_FOLDERS.items():
+        if file.startswith(folder):
+            return frozenset({game})
+    params = nodeid.partition("[")[2]
+    named = frozenset(game for game in registered if game in params)
+    if named:
+        return named
+    if file.startswith(NO_GAME) and file not in EVERY_GAME:
+        return frozenset()
+    return registered
+
+
+def _warm(nodeids: list[str]) -> None:
+    """Compile (engine, search bot, analyses) the games the collected tests ``nodeids`` play."""
+    import sim  # noqa: F401  (points NUMBA_CACHE_DIR at the cache of these sources)
+    from sim.core.registry import all_games
+    from sim.core.warm import warm_all
+
+    registered = frozenset(all_games())
+    games = frozenset().union(*(games_of(nodeid, registered) for nodeid in nodeids))
+    if games:
+        warm_all(search=True, only=games)
+
+
+def pytest_collection_finish(session):
+    """Without xdist: warm up once collection is done."""
+    config = session.config
+    if hasattr(config, "workerinput") or config.option.collectonly:
+        return  # an xdist worker (the controller warms up), or nothing will run
+    _warm([item.nodeid for item in session.items])
+
+
+_warmed_by_controller = False
+
+
+@pytest.hookimpl(optionalhook=True)  # an xdist hook: absent without pytest-xdist
+def pytest_xdist_node_collection_finished(node, ids):
+    """With xdist: the controller warms up when the first worker has collected (every worker collects
+    the same tests), before it hands out any test."""
+    global _warmed_by_controller
+    if not _warmed_by_controller:
+        _warmed_by_controller = True
+        _warm(list(ids))
 
 
 def pytest_collection_modifyitems(config, items):

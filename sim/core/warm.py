@@ -11,9 +11,10 @@ compiled entry points, e.g. counterfactual batches (``<game>.analyses.compiled``
 ``extras["warm_analyses"]``).
 
 ``python -m sim.core.warm`` (run by ``make install``) compiles every engine, two at a time. The test
-suite's warm-up (``warm_all(search=True)``, tests/conftest.py) runs all three steps of every game, two
-steps at a time in separate processes (each game's steps in order, the game with the most work left
-first), so that no test worker compiles any of them again.
+suite's warm-up (``warm_all(search=True, only=...)``, tests/conftest.py) runs all three steps of each game
+whose tests were collected (and of no other game), two steps at a time in separate processes (each
+game's steps in order, the game with the most work left first), so that no test worker compiles any of
+them again.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import os
 import re
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
 
@@ -178,20 +179,24 @@ def _run_steps(todo: dict[str, list[str]], jobs: int, say: Callable[[str], None]
     return times
 
 
-def warm_all(jobs: int = 2, quiet: bool = False, search: bool = False) -> dict[str, float]:
+def warm_all(jobs: int = 2, quiet: bool = False, search: bool = False,
+             only: Iterable[str] | None = None) -> dict[str, float]:
     """Compile every registered engine not yet in the cache (with ``search``, also every search bot and
-    every game's analyses: the test suite plays them all), ``jobs`` steps at a time (``_run_steps``);
-    returns the seconds each game took (0 for those already compiled)."""
+    every game's analyses: the tests of a game play them all), ``jobs`` steps at a time
+    (``_run_steps``); with ``only``, just the registered games named there (the test warm-up passes the
+    games whose tests were collected). Returns the seconds each game took (0 for those already
+    compiled)."""
     from sim.core.registry import all_games
 
-    games = all_games()
+    games = {name: spec for name, spec in all_games().items() if only is None or name in set(only)}
     todo = {name: _steps_to_do(spec, search) for name, spec in games.items()}
     todo = {name: steps for name, steps in todo.items() if steps}
     say = (lambda text: None) if quiet else (lambda text: print(text, file=sys.stderr, flush=True))
     what = "engines, search bots and analyses" if search else "engines"
     if not todo:
-        say(f"numba cache: every {'engine, search bot and analysis' if search else 'engine'} is already "
-            "compiled for these sources")
+        which = "engine, search bot and analysis" if search else "engine"
+        of = "" if only is None else f"of {', '.join(games) or 'no game'} "
+        say(f"numba cache: every {which} {of}is already compiled for these sources")
         return dict.fromkeys(games, 0.0)
     cold = sorted(todo, key=lambda name: -COMPILE_S.get(name, 30))
     about = sum(COMPILE_S.get(name, 30) for name in cold) / max(1, min(jobs, len(cold)))
