@@ -57,8 +57,9 @@ class Replay:
     def decisions(self, policy, seed: int, index: int) -> list[list[dict]]:
         """Each eligible decision: its candidates with features, ``chosen`` and rollout ``share``."""
         from sim.games.island_nation import engine as E
+        from sim.games.island_nation.play import play_rows
 
-        _, _, log = E.play_rows(self.rules, self.board, policy, seed, index, 1, 4096)
+        _, _, log = play_rows(self.rules, self.board, policy, seed, index, 1, 4096)
         rows = [tuple(int(x) for x in row) for row in log]
         apos, alive, s, f, spent, skip = {}, {}, set(), -1, 0, False
         out, i = [], 0

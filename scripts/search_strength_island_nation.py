@@ -3,7 +3,7 @@
 Four arms on the very same game streams (seed, i), base scenario, 5 players: scripted (frogman ghost
 against artillery hunter), the frogman searching, the artillery searching, both searching (default
 budget). Per role: the role's win rate with search and with its scripted bot, the paired difference
-with its 95 % interval and p (``sim.workflow.paired``), Holm-adjusted over the two roles. Prints a
+with its 95 % interval and p (``sim.core.paired``), Holm-adjusted over the two roles. Prints a
 Markdown table (docs/search.md) and the time taken.
 
     python scripts/search_strength_island_nation.py [GAMES] [JOBS]
@@ -21,9 +21,9 @@ SEED = 2026
 
 
 def main(n_games: int = GAMES, jobs: int = 2) -> None:
+    from sim.core.paired import paired_runs
     from sim.core.scenario import load_scenario
     from sim.games.island_nation import GAME
-    from sim.workflow.paired import paired_runs
 
     rules = load_scenario(GAME.name, GAME.rules_model, "base", ["players=5"]).rules
     arms = {"frogman": {"frogman": "search"}, "artillery": {"artillery": "search"},

@@ -1,6 +1,6 @@
 """The Wonderful Island search bot: strength against the default scripted bots, and the politician
 camp's win rate by player count with search (the odd/even question). Paired on the same seeds
-(sim.workflow.paired): game i of every arm draws from the stream (seed, i).
+(sim.core.paired): game i of every arm draws from the stream (seed, i).
 
     python scripts/search_wonderful_island.py strength [--games 10000] [--players 6] [--jobs 2] [--no-everyone]
     python scripts/search_wonderful_island.py oddeven [--games 4000] [--jobs 2]
@@ -23,10 +23,10 @@ import time
 from statsmodels.stats.multitest import multipletests
 
 from sim.core import stats
+from sim.core.paired import paired_runs
 from sim.core.runner import simulate
 from sim.core.scenario import load_scenario
 from sim.games.wonderful_island import GAME
-from sim.workflow.paired import paired_runs
 
 CAMPS = ("blue", "green", "politician")
 

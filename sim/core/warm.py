@@ -208,7 +208,5 @@ def warm_all(jobs: int = 2, quiet: bool = False, search: bool = False,
     return times
 
 
-if __name__ == "__main__":
-    import sim  # noqa: F401  (sets NUMBA_CACHE_DIR)
-
+if __name__ == "__main__":  # ``python -m sim.core.warm`` has imported sim (which sets NUMBA_CACHE_DIR) first
     warm_all()

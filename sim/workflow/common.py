@@ -14,11 +14,11 @@ from pydantic import BaseModel
 
 from sim.core.errors import UserError
 from sim.core.game import GameSpec, Metric
+from sim.core.paired import DEFAULT_CHUNK
 from sim.core.registry import get_game
 from sim.core.runner import RunSummary, _iter_parallel, chunk_plan, resolve_scenario
 from sim.core.scenario import Scenario
 
-DEFAULT_CHUNK = 1 << 15
 _NON_LATIN = re.compile(r"[^\u0000-\u024F\u2010-\u2027\u2030-\u205E\u2190-\u22FF]+")
 
 

@@ -18,9 +18,9 @@ import polars as pl
 
 from sim.core import stats
 from sim.core.game import GameSpec, Metric
+from sim.core.paired import PairedSums, paired_runs
 from sim.core.scenario import Scenario
 from sim.workflow.common import headline_metrics, resolve_game, scenario_of
-from sim.workflow.paired import PairedSums, paired_runs
 
 
 @dataclass

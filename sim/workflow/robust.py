@@ -45,6 +45,7 @@ from pydantic import BaseModel
 from sim.core import stats
 from sim.core.errors import UserError
 from sim.core.game import GameSpec, Metric
+from sim.core.paired import PairedSums
 from sim.core.runner import (
     RunSummary,
     _iter_parallel,
@@ -57,7 +58,6 @@ from sim.core.runner import (
 from sim.core.scenario import Scenario
 from sim.workflow.common import DEFAULT_CHUNK, active_roles, headline_metrics, is_seated, latin, resolve_game
 from sim.workflow.compare import judge
-from sim.workflow.paired import PairedSums
 
 DEFAULT_GAMES = 10_000  # per arm: Wilson half-width at p = 0.5 is 1.96 * sqrt(0.25 / 10000) = 0.98 points
 BASELINE = "baseline"

@@ -15,6 +15,7 @@ from pathlib import Path
 from sim.core import stats
 from sim.core.errors import UserError
 from sim.core.game import GameSpec, Metric
+from sim.core.paired import paired_runs
 from sim.core.scenario import Scenario
 from sim.workflow.common import (
     default_metric,
@@ -25,7 +26,6 @@ from sim.workflow.common import (
     resolve_game,
     scenario_of,
 )
-from sim.workflow.paired import paired_runs
 
 SKIPPED = ("players",)
 

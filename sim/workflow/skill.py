@@ -36,9 +36,9 @@ from pydantic import BaseModel
 from sim.core import stats
 from sim.core.errors import UserError
 from sim.core.game import GameSpec, Metric
+from sim.core.paired import PairedSums
 from sim.core.runner import _iter_parallel, chunk_plan, resolve_scenario
 from sim.workflow.common import DEFAULT_CHUNK, active_roles, headline_metrics, latin, resolve_game
-from sim.workflow.paired import PairedSums
 from sim.workflow.robust import _no_search, sources_digest
 
 SCRIPTED = "scripted"

@@ -24,6 +24,7 @@ from scipy import stats as sps
 from sim.core import stats
 from sim.core.errors import UserError
 from sim.core.game import GameSpec, Metric
+from sim.core.paired import paired_runs
 from sim.core.runner import RunSummary
 from sim.core.scenario import Scenario
 from sim.workflow.common import (
@@ -34,7 +35,6 @@ from sim.workflow.common import (
     resolve_game,
     scenario_of,
 )
-from sim.workflow.paired import paired_runs
 
 DECISION_CONFIDENCE = 0.99
 

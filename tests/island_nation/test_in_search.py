@@ -12,7 +12,7 @@ from sim.core.runner import simulate
 from sim.core.scenario import load_scenario
 from sim.games.island_nation import GAME
 from sim.games.island_nation.board import board_for
-from sim.games.island_nation.engine import play_rows
+from sim.games.island_nation.play import play_rows
 from sim.games.island_nation.policies import HUNTER
 from sim.games.island_nation.search import (
     STOP,

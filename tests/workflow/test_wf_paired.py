@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from exact_toy import seat_win
 
+from sim.core.paired import paired_runs
 from sim.core.runner import simulate
 from sim.workflow.common import headline_metrics, scenario_of
 from sim.workflow.compare import compare
-from sim.workflow.paired import paired_runs
 
 
 def _arms(toy, *sets):

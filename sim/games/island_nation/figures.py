@@ -97,9 +97,10 @@ def trace_frames(rules, policy: np.ndarray, seed: int, index: int, out: Path) ->
     from sim.games.island_nation import engine as E
     from sim.games.island_nation.board import board_for
     from sim.games.island_nation.mapview import draw_board
+    from sim.games.island_nation.play import play_rows
 
     board = board_for(rules)
-    _, _, log = E.play_rows(rules, board, policy, seed, index, 1, 4096)
+    _, _, log = play_rows(rules, board, policy, seed, index, 1, 4096)
     n = len(board.labels)
     out.mkdir(parents=True, exist_ok=True)
     artillery: dict[int, int] = {}

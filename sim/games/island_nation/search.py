@@ -29,7 +29,7 @@ a fixed order (so two states differing only in hidden things give the same decis
 Determinism: the search draws only from its own stream, fixed by (seed, game index, seat, decision
 number) with ``sim.core.rng``'s mixing, never from the game's stream.
 
-This module is imported, and compiled, only when some role plays search (``engine.play_rows``); the
+This module is imported, and compiled, only when some role plays search (``play.play_rows``); the
 rollouts run the engine's turn parts with scripted bots only (no search branch), so nothing here calls
 itself.
 """
@@ -54,6 +54,7 @@ from sim.games.island_nation.engine import (
     frogman_closes,
     frogman_opens,
     frogman_steps,
+    frogman_walks,
     round_ends,
     setup,
     write_row,
@@ -330,17 +331,9 @@ def _artillery_closes(T, P, st, log, k):
 
 @njit(**JIT)
 def _frogman_walks(T, P, st, bot, log, hidden, ap, spent, n_path, m0, m1):
-    """``engine.frogman_walks``: the bot's road steps until it stops or the action points run out
-    (IN-MOVE-1..4). Returns (spent, n_path)."""
-    while spent < ap:
-        d = _frogman_step(bot, T, P, st, spent, ap, hidden, m0, m1)
-        if d < 0:
-            break
-        n_path = _frogman_steps(T, P, st, log, d, hidden, n_path, m0, m1)
-        spent += 1
-        if st.g[OVER] == 1:
-            break
-    return spent, n_path
+    """``engine.frogman_walks`` (the one loop of the bot's road steps, IN-MOVE-1..4) on the state's own
+    stream. Returns (spent, n_path)."""
+    return frogman_walks(T, P, st, bot, st.rng, log, hidden, ap, spent, n_path, m0, m1)
 
 
 @njit(**JIT)

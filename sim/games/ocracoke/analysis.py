@@ -240,15 +240,15 @@ def _scaled(d: stats.Difference) -> stats.Difference:
 def search_strength(rules: OcracokeRules, n_games: int, seed: int, jobs: int = 1, search: str = "search",
                     chunk_size: int = 2_000) -> pl.DataFrame:
     """Search against counter in the same seat: per seat k, the arm "search at seat k, counter elsewhere"
-    against the all-counter baseline, paired on the same games (sim.workflow.paired); and the arm with
+    against the all-counter baseline, paired on the same games (sim.core.paired); and the arm with
     search at every seat, each seat against the baseline. Win rate with ties shared, its 95 % interval,
     the paired difference with its interval and p, and Holm-adjusted p over the seats of the one-seat arms."""
     import dataclasses
 
     from statsmodels.stats.multitest import multipletests
 
+    from sim.core.paired import paired_runs
     from sim.games.ocracoke import GAME
-    from sim.workflow.paired import paired_runs
 
     spec = dataclasses.replace(GAME, per_game=win_shares)
     seats = range(rules.players)

@@ -523,49 +523,26 @@ def _declare(S, R, T, rng, log, decl, forced, ev, n_ev, game, hand, rnd):
 # ---------------------------------------------------------------- one hand, one game
 
 @rules_leaf
-def _play_hand(S, R, T, rng, log, start, ev, n_ev, game, hand, out):
-    """OC-ROUND-1..3, OC-ISLAND-1..2: up to 4 rounds from the start player clockwise. Round 1: everyone
-    acts. From round 2: act or declare (not with the kraken, OC-KRAKEN-1). After rounds 1-3 an island
-    card turns up; in round 4 the start player must declare (the next seat if it holds the kraken:
-    OC-ASM-FORCED). A declaration ends the hand at once (OC-DECL-2)."""
-    n = R[PARAMS, PLAYERS]
+def _play_hand(S, R, T, rng, log, start, ev, n_ev, game, hand, out, searching=True):
+    """OC-SETUP-1..4 then the hand's rounds (_play_rounds) from the start player."""
     _note(S, log, L_HAND, hand, start)
     _setup_hand(S, R, rng, log)
-    for rnd in range(1, MAX_ROUNDS + 1):
-        for t in range(n):
-            p = start + t - n if start + t >= n else start + t  # clockwise from the start player
-            if rnd == MAX_ROUNDS:
-                while _holds(S, p, KRAKEN):
-                    _note(S, log, L_PASS, p)
-                    p = (p + 1) % n
-                out[10] += 1
-                return _declare(S, R, T, rng, log, p, 1, ev, n_ev, game, hand, rnd)
-            may_declare = 0 if rnd < 2 or _holds(S, p, KRAKEN) else 1
-            _view(S, R, p, may_declare)
-            bots.turn(R[POLICY, p], S[INFO], R[VALUES], T, rng, S[CHOICE])
-            if S[CHOICE, 0] == DECLARE and may_declare == 1:
-                out[9] += 1
-                return _declare(S, R, T, rng, log, p, 0, ev, n_ev, game, hand, rnd)
-            _note(S, log, L_TURN, p, rnd, S[CHOICE, 0], S[CHOICE, 1], S[CHOICE, 2], S[CHOICE, 3])
-            _act(S, R, T, rng, log, p)
-        # OC-ISLAND-1 (OC-ASM-ISLAND: the first face-down card of the column)
-        for i in range(N_ISLAND):
-            if not (S[PUB, ISLAND_UP] >> i) & 1:
-                S[PUB, ISLAND_UP] |= 1 << i
-                _reveal_to_all(S, R, ISLAND0 + i)
-                _note(S, log, L_REVEAL, i, S[AT, ISLAND0 + i])
-                break
-    return n_ev
+    return _play_rounds(S, R, T, rng, log, start, 1, 0, ev, n_ev, game, hand, out, searching)
 
 
 @rules_leaf
-def _play_rounds(S, R, T, rng, log, start, first_round, first_turn, ev, n_ev, game, hand, out):
-    """The search path's hand (search.py): the rounds of _play_hand (OC-ROUND-1..3, OC-ISLAND-1..2,
-    OC-ASM-FORCED, OC-DECL-2) from turn ``first_turn`` of round ``first_round`` on, stopping before the
-    turn of a seat played by the search bot with S[PUB, WAITING] = that seat and S[PUB, ROUND],
-    S[PUB, TURN] where it stands (the search chooses, _take_turn, and the hand resumes at the next
-    turn). _play_hand keeps its own copy of this loop so that the scripted path compiles exactly as
-    before (speed); tests/ocracoke/test_oc_search.py checks both play the same game."""
+def _play_rounds(S, R, T, rng, log, start, first_round, first_turn, ev, n_ev, game, hand, out, searching=True):
+    """OC-ROUND-1..3, OC-ISLAND-1..2: up to 4 rounds from the start player clockwise, from turn
+    ``first_turn`` of round ``first_round`` on (1, 0 for a whole hand). Round 1: everyone acts. From round
+    2: act or declare (not with the kraken, OC-KRAKEN-1). After rounds 1-3 an island card turns up; in
+    round 4 the start player must declare (the next seat if it holds the kraken: OC-ASM-FORCED). A
+    declaration ends the hand at once (OC-DECL-2).
+
+    Before the turn of a seat played by the search bot the hand stops, with S[PUB, WAITING] = that seat
+    and S[PUB, ROUND], S[PUB, TURN] where it stands (search.py chooses, _take_turn, and resumes the hand
+    at the next turn). One loop for both paths: a rule of the turn order is written here once. play_batch
+    passes ``searching`` False (no seat searches there): the check is a constant, and drops out of the
+    compiled scripted loop (speed)."""
     n = R[PARAMS, PLAYERS]
     for rnd in range(first_round, MAX_ROUNDS + 1):
         for t in range(first_turn if rnd == first_round else 0, n):
@@ -576,7 +553,7 @@ def _play_rounds(S, R, T, rng, log, start, first_round, first_turn, ev, n_ev, ga
                     p = (p + 1) % n
                 out[10] += 1
                 return _declare(S, R, T, rng, log, p, 1, ev, n_ev, game, hand, rnd)
-            if R[POLICY, p] == bots.SEARCH:
+            if searching and R[POLICY, p] == bots.SEARCH:
                 S[PUB, WAITING], S[PUB, ROUND], S[PUB, TURN] = p, rnd, t
                 return n_ev
             may_declare = _may_declare(S, p, rnd)
@@ -617,33 +594,19 @@ def _take_turn(S, R, T, rng, log, p, rnd, may_declare, ev, n_ev, game, hand, out
 @rules_leaf
 def _play_game(S, R, T, rng, log, ev, n_ev, game, out):
     """OC-END-1, OC-END-2, OC-NEXT-1, OC-NEXT-2: hands until someone has 5 gold, the start player
-    moving left each hand; the most gold wins, ties share."""
-    n, win_gold = R[PARAMS, PLAYERS], R[PARAMS, WIN_GOLD]
-    S[GOLD, :] = 0
-    out[9], out[10] = 0, 0
-    start, hands, best = 0, 0, 0
+    moving left each hand; the most gold wins, ties share. (search.py plays its games from the same
+    pieces: _new_game, _game_over, _next_start, _score_game.)"""
+    _new_game(S, out)
+    start, hands = 0, 0
     while True:
         hands += 1
-        n_ev = _play_hand(S, R, T, rng, log, start, ev, n_ev, game, hands, out)
-        best = 0
-        for q in range(n):
-            best = max(best, S[GOLD, q])
-        if best >= win_gold or hands >= MAX_HANDS:
+        n_ev = _play_hand(S, R, T, rng, log, start, ev, n_ev, game, hands, out, False)
+        if _game_over(S, R, hands):
             break
-        start = start + 1 if start + 1 < n else 0  # (no division)
-    out[0] = hands
-    mask = 0
-    for q in range(4):
-        out[1 + q] = S[GOLD, q] if q < n else 0
-        out[5 + q] = 1 if q < n and S[GOLD, q] == best else 0
-        mask |= out[5 + q] << q
-    out[11] = 1 if best < win_gold else 0
-    _note(S, log, L_END, mask, hands)
+        start = _next_start(R, start)
+    _score_game(S, R, log, hands, out)
     return n_ev
 
-
-# The pieces of _play_game for the search path (search.py), which plays hands its own way; _play_game keeps
-# its own copy (the scripted path compiles exactly as before: speed).
 
 @rules_leaf
 def _new_game(S, out):

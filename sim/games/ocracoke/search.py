@@ -291,7 +291,7 @@ def _play_game_searching(S, R, T, rng, log, ev, n_ev, game, out, seed, index, bu
     while True:
         hands += 1
         S[PUB, E.WAITING] = -1
-        n_ev = _play_hand_searching(S, R, T, rng, log, start, ev, n_ev, game, hands, out)
+        n_ev = E._play_hand(S, R, T, rng, log, start, ev, n_ev, game, hands, out)
         while S[PUB, E.WAITING] >= 0:
             p, rnd, t = S[PUB, E.WAITING], S[PUB, E.ROUND], S[PUB, E.TURN]
             search_stream(work[5], seed, index, p, made[p])
@@ -308,14 +308,6 @@ def _play_game_searching(S, R, T, rng, log, ev, n_ev, game, out, seed, index, bu
         start = E._next_start(R, start)
     E._score_game(S, R, log, hands, out)
     return n_ev
-
-
-@search_code
-def _play_hand_searching(S, R, T, rng, log, start, ev, n_ev, game, hand, out):
-    """engine._play_hand, stopping before the turn of a search seat (S[PUB, WAITING]: engine._play_rounds)."""
-    E._note(S, log, E.L_HAND, hand, start)
-    E._setup_hand(S, R, rng, log)
-    return E._play_rounds(S, R, T, rng, log, start, 1, 0, ev, n_ev, game, hand, out)
 
 
 @search_code
@@ -422,7 +414,7 @@ def play_batch_counterfactual(seed, start, count, R, T, events, rows):
         while not done:
             hands += 1
             S[PUB, E.WAITING] = -1
-            _play_hand_searching(S, RS, T, rng, no_log, first, events, events[2].shape[1], 0, hands, out)
+            E._play_hand(S, RS, T, rng, no_log, first, events, events[2].shape[1], 0, hands, out)
             while S[PUB, E.WAITING] >= 0:
                 p, rnd, t = S[PUB, E.WAITING], S[PUB, E.ROUND], S[PUB, E.TURN]
                 S[PUB, E.WAITING] = -1

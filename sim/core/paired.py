@@ -5,6 +5,8 @@ arms and most of the luck cancels in the per-game difference. Each chunk plays t
 every variant on the same indices, and is reduced at once to integer paired sums
 (n, Σx, Σy, Σx², Σy², Σxy) per metric; memory stays bounded and the result does not depend on the
 chunking or the number of jobs.
+
+In sim.core (not sim.workflow) because game analyses use it too (sim.games.ocracoke.analysis).
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from pydantic import BaseModel
 from sim.core import stats
 from sim.core.game import GameSpec, Metric
 from sim.core.runner import _iter_parallel, chunk_plan
-from sim.workflow.common import DEFAULT_CHUNK
+
+DEFAULT_CHUNK = 1 << 15  # games per chunk of a paired or workflow run
 
 
 @dataclass
