@@ -20,15 +20,15 @@ the same declaration by name (a name the layout lacks raises at import)::
 
 Adding a rule value is then one line in the layout (plus the engine code that reads it).
 
-:func:`switchable_rules` lists a rules model's on/off rules (bool fields, and int fields bounded to
-0..1); each game's tests run the engine-vs-reference check with every one of them switched, so a
+:func:`switchable_rules` lists a rules model's on/off rules (bool fields, int fields bounded to 0..1,
+and two-text ``Literal`` fields); each game's tests run the engine-vs-reference check with every one of them switched, so a
 switchable rule added to the model is checked without writing a test for it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal, get_args, get_origin
 
 import numpy as np
 from annotated_types import Ge, Le
@@ -85,13 +85,15 @@ class Layout:
 
 
 def switchable_rules(model: type[BaseModel]) -> list[str]:
-    """The model's on/off rules: bool fields and int fields bounded to 0..1, in declaration order."""
+    """The model's on/off rules, in declaration order: bool fields, int fields bounded to 0..1, and
+    fields that take one of two texts (``Literal["secret", "announced"]``)."""
     names = []
     for name, field in model.model_fields.items():
         bounds = {type(m): m for m in field.metadata}
         lo, hi = bounds.get(Ge), bounds.get(Le)
-        if field.annotation is bool or (field.annotation is int and lo is not None and hi is not None
-                                        and lo.ge == 0 and hi.le == 1):
+        two_texts = get_origin(field.annotation) is Literal and len(get_args(field.annotation)) == 2
+        if field.annotation is bool or two_texts or (field.annotation is int and lo is not None
+                                                     and hi is not None and lo.ge == 0 and hi.le == 1):
             names.append(name)
     return names
 
@@ -99,5 +101,11 @@ def switchable_rules(model: type[BaseModel]) -> list[str]:
 def switched(rules: BaseModel, name: str) -> BaseModel:
     """``rules`` with the switchable rule ``name`` turned the other way (validated again)."""
     value = getattr(rules, name)
-    flipped = (not value) if isinstance(value, bool) else 1 - value
+    annotation = type(rules).model_fields[name].annotation
+    if isinstance(value, bool):
+        flipped = not value
+    elif get_origin(annotation) is Literal:
+        flipped = next(v for v in get_args(annotation) if v != value)
+    else:
+        flipped = 1 - value
     return type(rules).model_validate({**rules.model_dump(), name: flipped})
