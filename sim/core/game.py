@@ -126,7 +126,7 @@ class GameSpec:
         everyone = chosen.pop("all", None)
         if everyone is not None and all(everyone.partition(":")[0] not in self.choices(r) for r in self.roles):
             names = sorted({b for r in self.roles for b in self.choices(r)})
-            raise UserError(f"--policy all={everyone}: expected a bot every role has, one of {', '.join(names)}")
+            raise UserError(f"--policy all={everyone}: expected a bot name, one of {', '.join(names)}")
         for role in chosen:
             if role not in self.roles:
                 raise UserError(f"--policy {role}=...: {self.name} has no role {role!r}; roles are "

@@ -326,13 +326,29 @@ drift_app = typer.Typer(help="The CI drift gate: headline rates against committe
 
 
 @drift_app.command("check")
-def drift_check(games_: GameList = None, jobs: JobsOpt = -1) -> None:
-    """Replay each base scenario and fail (exit 1) if a headline rate moved beyond noise."""
-    from sim.workflow.drift import check, print_drift
+def drift_check(
+    games_: GameList = None,
+    jobs: JobsOpt = -1,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the check (not the baselines' seed, 1); "
+                                      "run several seeds to estimate the gate's false-alarm rate")] = 2,
+    games: Annotated[int | None, typer.Option("--games", "-n", help="Games per player count "
+                                              "(default: the designed size, 99 % power at 1 point)")] = None,
+) -> None:
+    """Replay each base scenario at every player count and compare its headline rates with the baselines.
 
-    result = check(games_, _jobs(jobs))
+    Exit codes: 0 no rate moved; 1 a headline rate moved beyond noise; 2 bad input; 3 a baseline is
+    missing (for a game asked for), damaged or out of step with the game (run `sim drift update GAME`).
+    A headline rate without a baseline is a warning."""
+    from sim.workflow.drift import EXIT_BASELINE, EXIT_MOVED, BaselineError, check, print_drift
+
+    _sizes(games, seed)
+    try:
+        result = check(games_, _jobs(jobs), seed=seed, n_games=games)
+    except BaselineError as exc:
+        print(f"error: {' '.join(str(exc).split())}", file=sys.stderr)
+        raise typer.Exit(EXIT_BASELINE) from None
     print_drift(result)
-    raise typer.Exit(1 if result.failed else 0)
+    raise typer.Exit(EXIT_MOVED if result.failed else 0)
 
 
 @drift_app.command("update")

@@ -158,7 +158,7 @@ def test_a_bot_for_a_seat_the_game_does_not_have_is_refused():
 
 
 def test_policy_all_with_an_unknown_bot_names_all():
-    with pytest.raises(UserError, match="^--policy all=genius: expected a bot every role has"):
+    with pytest.raises(UserError, match="^--policy all=genius: expected a bot name, one of"):
         simulate("island-nation", "base", 10, policies={"all": "genius"})
 
 

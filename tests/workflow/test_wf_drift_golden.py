@@ -48,7 +48,7 @@ def test_unchanged_code_passes_and_a_1_point_move_fails(toy, baseline):
     assert not drift.check([toy], folder=baseline).failed
     moved = drift.check([toy], folder=baseline, shifted={"toy-dice": {"win_1": 0.01}})
     assert moved.failed
-    assert [r.metric for r in moved.rows if r.moved] == ["win_1"]
+    assert {r.metric for r in moved.rows if r.moved} == {"win_1"}  # at every player count
 
 
 def test_a_real_rule_change_fails_the_gate(toy, baseline):
