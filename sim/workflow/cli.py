@@ -16,6 +16,9 @@ from sim.core.errors import UserError
 GamesOpt = Annotated[int, typer.Option("--games", "-n", help="Games per arm (or per grid point / probe)")]
 JobsOpt = Annotated[int, typer.Option("--jobs", "-j", help="Processes; -1 = every core")]
 OutOpt = Annotated[Path, typer.Option("--out", help="Folder for tables, plots and PDFs")]
+LevelOpt = Annotated[str | None, typer.Option("--level", help="Strength of every role: scripted (default), strong "
+                                              "(the settled level of `sim skill`'s cached curve, else the search "
+                                              "bot's default budget) or a bot, e.g. search:rollouts=64")]
 GameList = Annotated[list[str] | None, typer.Argument(help="Games (default: every registered game)")]
 
 
@@ -50,16 +53,19 @@ def compare_command(
     all_metrics: Annotated[bool, typer.Option("--all-metrics", help="Compare every metric, not only headline")] = False,
     out: Annotated[Path | None, typer.Option("--out", help="Also write <game>-compare.csv, .parquet and .json "
                                              "(what was compared) into this folder")] = None,
+    level: LevelOpt = None,
 ) -> None:
     """Base against a variant (scenario, --set rules or bots) on common random numbers, Holm-corrected."""
     from sim.workflow.compare import compare, print_comparison, write_comparison
 
     if variant is None and not set_ and not variant_policy:
         raise UserError("compare: give --variant SCENARIO, --set key=value or --variant-policy ROLE=BOT")
+    from sim.workflow.skill import level_policies
+
     _sizes(games, seed)
     if out is not None:
         _check_out_folder(out)
-    chosen = parse_policies(policy)
+    chosen = level_policies(game, level, parse_policies(policy))
     result = compare(game, base, variant, tuple(set_ or ()), games, seed, _jobs(jobs), chosen,
                      {**chosen, **parse_policies(variant_policy)} if variant_policy else None, all_metrics)
     print_comparison(result)
@@ -89,6 +95,7 @@ def sweep_command(
     jobs: JobsOpt = -1,
     policy: PolicyOpt = None,
     out: OutOpt = Path("reports/runs/sweeps"),
+    level: LevelOpt = None,
 ) -> None:
     """Headline metrics over a grid of rule values: CSV, Parquet and a plot with 95 % bands."""
     from sim.core.display import console
@@ -105,7 +112,9 @@ def sweep_command(
     for p in param:
         grid[p] = (parse_grid(spec.rules_model, p, values.pop(0), None) if values
                    else parse_grid(spec.rules_model, p, None, range_.pop(0)))
-    frame = sweep(spec, scenario, grid, games, seed, _jobs(jobs), parse_policies(policy))
+    from sim.workflow.skill import level_policies
+
+    frame = sweep(spec, scenario, grid, games, seed, _jobs(jobs), level_policies(spec, level, parse_policies(policy)))
     stem = f"{spec.name}-sweep-" + "-".join(param)
     paths = write_sweep(frame, list(grid), out, stem, f"{latin(spec.title)}: sweep of {' × '.join(param)}")
     from sim.core.display import print_frame
@@ -127,6 +136,7 @@ def tune_command(
     start_games: Annotated[int, typer.Option(help="Games at a new probe")] = 4000,
     max_games: Annotated[int, typer.Option(help="Most games at one probe")] = 256_000,
     resolution: Annotated[float | None, typer.Option(help="Grid of the search (default: the field's step)")] = None,
+    level: LevelOpt = None,
 ) -> None:
     """Find the rule value that brings a metric to a target, by a noisy bisection."""
     from sim.workflow.tune import print_tune, tune
@@ -140,7 +150,10 @@ def tune_command(
             lo, hi = (float(v) for v in range_.split(":"))
         except ValueError:
             raise UserError(f"--range {range_}: expected lo:hi") from None
-    result = tune(game, scenario, param, target, lo, hi, seed, _jobs(jobs), parse_policies(policy),
+    from sim.workflow.skill import level_policies
+
+    result = tune(game, scenario, param, target, lo, hi, seed, _jobs(jobs), level_policies(game, level,
+                                                                                           parse_policies(policy)),
                   start_games, max_games, resolution)
     print_tune(result)
 

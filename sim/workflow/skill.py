@@ -189,6 +189,28 @@ def level_policy(spec: GameSpec, rules: BaseModel, roles: list[str], budget: int
     return spec.policy_array(rules, chosen)
 
 
+def level_policies(game: str | GameSpec, level: str | None, policies: dict[str, str] | None = None,
+                   folder: Path = DEFAULT_OUT) -> dict[str, str]:
+    """``--level`` of compare, sweep and tune as ``--policy all=BOT`` (``--policy`` choices on top):
+    ``scripted`` (the default bots), ``strong`` (the level at which the cached base-scenario skill curve
+    settled; without one, the search bot at its default budget), or a bot in the policy syntax
+    (``search:rollouts=64``)."""
+    chosen = dict(policies or {})
+    if level is None or level == SCRIPTED:
+        return chosen
+    spec = resolve_game(game)
+    if level == "strong":
+        if spec.search is None:
+            raise UserError(f"--level strong: {spec.name} has no search bot")
+        curve = load_curve(spec.name, folder=folder)
+        level = curve.levels[-1] if curve is not None and curve.settled else spec.search.name
+    try:
+        spec.policy_array(None, {spec.roles[0]: level})
+    except UserError as err:
+        raise UserError(f"--level {level}: expected scripted, strong or a bot ({str(err).split(': ', 1)[-1]})") from None
+    return {"all": level, **chosen}
+
+
 # ------------------------------------------------------------------------------------------ play
 def _level_chunk(spec: GameSpec, rules: BaseModel, policy: np.ndarray, deviators: list[np.ndarray],
                  names: list[str], seed: int, start: int, count: int):

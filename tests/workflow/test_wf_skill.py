@@ -206,3 +206,38 @@ def test_every_shipped_game_has_a_curve(game, monkeypatch):
     tiny = skill(game, "base", 6, seed=2, ladder=[1], jobs=1)
     assert tiny.levels == [SCRIPTED, "search:rollouts=1"] and tiny.stopped in ("ladder end", "settled")
     assert len(tiny.gaps) == len(tiny.bots[SCRIPTED]) * 2 and tiny.costs[1].decisions > 0
+
+
+def test_a_level_is_every_role_at_that_bot_and_strong_is_the_settled_level(curve, tmp_path):
+    from sim.workflow.skill import level_policies
+
+    assert level_policies(SEARCHING, None) == {} and level_policies(SEARCHING, "scripted", {"0": "naive"}) == {
+        "0": "naive"}
+    assert level_policies(SEARCHING, "search:rollouts=8", {"1": "naive"}) == {"all": "search:rollouts=8", "1": "naive"}
+    assert level_policies(SEARCHING, "strong", folder=tmp_path) == {"all": "search"}  # no curve: the default budget
+    curve_base = skill(SEARCHING, "base", 1000, seed=5, ladder=LADDER, gaps=False)
+    assert curve_base.settled
+    write_skill(curve_base, tmp_path)
+    assert level_policies(SEARCHING, "strong", folder=tmp_path) == {"all": curve_base.levels[-1]}
+    with pytest.raises(UserError, match="^--level clever: expected scripted, strong or a bot"):
+        level_policies(SEARCHING, "clever")
+    with pytest.raises(UserError, match="^--level strong: toy-dice has no search bot"):
+        level_policies(GAME, "strong")
+
+
+def test_cli_compare_at_a_level_plays_every_role_at_it(sim_main, monkeypatch):
+    from sim.core.display import console
+    from sim.workflow import compare as module
+
+    played = []
+    real = module.compare
+    monkeypatch.setattr(module, "compare", lambda *a, **k: played.append(real(*a, **k)) or played[-1])
+    monkeypatch.setattr(console, "width", 200)
+    code, captured = sim_main("compare", "toy-search", "--variant", "bonus", "--games", 500, "--jobs", 1,
+                              "--level", "search:rollouts=3")
+    assert code == 0, captured.err
+    (result,) = played
+    assert set(result.base_bots.values()) == set(result.variant_bots.values()) == {"search:rollouts=3"}
+    code, captured = sim_main("sweep", "toy-search", "--param", "sides", "--values", "4,6", "--games", 200,
+                              "--jobs", 1, "--level", "nothing")
+    assert code == 2 and captured.err.startswith("error: --level nothing: expected scripted, strong or a bot")
