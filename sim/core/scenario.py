@@ -9,7 +9,7 @@ A scenario file lives under ``scenarios/<game>/NAME.toml``::
     players = 3
 
     [assumed]                   # a note for every value that is not in the rule text
-    navy_values = "The text gives no numbers; GAMES.md assumes +1..+4."
+    navy_values = "The card pictures are lost; assumed +1, +2, +3, +4."
 
 Each value in force has a source: ``rule text`` (the model's default, which cites a rule
 ID), ``assumed`` (set in a file together with a note in ``[assumed]``) or ``scenario``
