@@ -46,12 +46,61 @@ def test_with_wave_up_in_round_one_it_peeks(rules):
     assert counter_move(rules, 0, 0, faces=(0, 1)) == (PEEK, 0, 1)
 
 
-def test_declares_whenever_allowed(rules):
-    """OC-ROUND-3: allowed to declare, it declares, whatever the action cards show and however few ship
-    cards it knows."""
+def declarer_value(rules, p, seen_slots=(), players=4, ship=SHIP, island=ISLAND, hands=HANDS):
+    """Seat p's best expected gold as declarer (rules A, B, C, E) under its posterior."""
+    from sim.games.ocracoke import expected_gold_tables
+    from sim.games.ocracoke.rules import pack
+
+    S, R, T, _ = fixed_table(rules, [COUNTER] * 4, ship, island, hands)
+    for s in seen_slots:
+        learn(S, p, s)
+    E._view(S, R, p, 1)
+    u, m, oi = bots.posterior(S[E.INFO], R[E.VALUES])
+    return float(expected_gold_tables(pack(rules))[u, m, oi, bots.BEST + 1])
+
+
+CLUES = (7, 12)  # seat 0 has seen the navy +4 on the island and seat 2's mermaid: a poor posterior
+
+
+def test_waits_at_four_players_while_declaring_is_worth_little(rules):
+    """OC-ROUND-3 (declaring is a choice): with 4 players, two ship slots or more unknown and its best
+    dial worth less than COUNTER_WAITS_BELOW as declarer, counter waits and looks with action card A:
+    正面交鋒 on the first two unknown slots, or 輪番上陣 of its hand card into the first unknown slot."""
+    assert declarer_value(rules, 0, seen_slots=CLUES) < bots.COUNTER_WAITS_BELOW, "the situation the test needs"
+    assert counter_move(rules, 0, 1, faces=(0, 0), seen_slots=CLUES) == (PEEK, 0, 1)
+    assert counter_move(rules, 0, 1, faces=(0, 1), seen_slots=CLUES) == (PEEK, 0, 1)
+    assert counter_move(rules, 0, 1, faces=(1, 0), seen_slots=CLUES)[:2] == (SWAP, 0)
+    assert counter_move(rules, 0, 1, faces=(1, 1), seen_slots=CLUES)[:2] == (SWAP, 0)
+    assert counter_move(rules, 0, 1, faces=(0, 0))[0] == DECLARE, "knowing only its hand it declares"
+
+
+def test_declares_when_its_dial_is_worth_enough_or_little_is_left_to_learn(rules):
+    """OC-ROUND-3: it declares when its best dial is worth COUNTER_WAITS_BELOW or more as declarer, and
+    with the same clues once it knows three of the four ship cards, whatever the action cards show."""
+    assert declarer_value(rules, 0) >= bots.COUNTER_WAITS_BELOW
     for faces in ((0, 0), (1, 0), (0, 1), (1, 1)):
         assert counter_move(rules, 0, 1, faces=faces)[0] == DECLARE
-    assert counter_move(rules, 0, 1, seen_slots=(0, 1, 2, 3))[0] == DECLARE
+        assert counter_move(rules, 0, 1, faces=faces, seen_slots=(0, 1, 2) + CLUES)[0] == DECLARE
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_declares_whenever_allowed_with_two_or_three_players(warm, players):
+    """OC-ROUND-3: with 2 or 3 players waiting never paid (docs/search.md, "Waiting"): it declares whenever
+    allowed, however little it knows."""
+    rules = make_rules(players=players)
+    if players == 3:
+        ship, island, hands, clue = (0, 4, 1, 5, 2), (6, 3, 8), ((7,), (9,), (10,)), 6  # navy +4 on the island
+    else:
+        ship, island, hands, clue = (0, 4, 1, 5), (2, 6, 3), ((7, 8), (9, 10)), 5  # navy +3 on the island
+    assert declarer_value(rules, 0, seen_slots=(clue,), players=players, ship=ship, island=island,
+                          hands=hands) < bots.COUNTER_WAITS_BELOW, "the situation the test needs"
+    S, R, T, rng = fixed_table(rules, [COUNTER] * 4, ship, island, hands)
+    learn(S, 0, clue)
+    for faces in ((0, 0), (1, 0)):
+        S[E.PUB, E.FACE_A], S[E.PUB, E.FACE_B] = faces
+        E._view(S, R, 0, 1)
+        bots.turn(COUNTER, S[E.INFO], R[E.VALUES], T, rng, S[E.CHOICE])
+        assert S[E.CHOICE, 0] == DECLARE
 
 
 def test_kraken_holder_swaps_it_away_later(rules):

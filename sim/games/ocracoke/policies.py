@@ -74,6 +74,7 @@ SHIFT = SUM_LIMIT
 N_SUMS = 2 * SUM_LIMIT + 1
 N_M = N_SHIP_MAX + 1
 NAIVE_DECLARE_AT = 1.5  # naive declares once its best dial is worth this much gold as declarer
+COUNTER_WAITS_BELOW = 1.0  # with 4 players counter waits while its best dial is worth less than this as declarer
 TOLERANCE = 1e-6  # expected-gold comparisons treat values this close as equal (float32 tables)
 # the bots' ``values`` (with_subset_sums): the 11 card values, then subset sums of navy and pirate cards
 NAVY_SUMS, PIRATE_SUMS, VALUES_LEN = 16, 32, 48
@@ -85,6 +86,7 @@ N_COLUMNS = 5
 # the bots' decisions: D[u, m, offset index], one uint16 of bits per information state
 POSITIVE = 1  # a positive sum at least as likely as a negative one (T[SIGN] > 0)
 NAIVE_DECLARES = 1 << 4  # the best dial is worth NAIVE_DECLARE_AT to a declarer
+COUNTER_WAITS = 1 << 1  # the best dial is worth less than COUNTER_WAITS_BELOW to a declarer
 DIAL_BITS = 8  # bits 8 + 4 * declarer .. : the best dial (at most 9 dials)
 
 # info[] layout (see the module docstring)
@@ -181,6 +183,8 @@ def decision_table(T, values):
                 bits = POSITIVE if t[SIGN] > 0 else 0
                 if t[BEST + 1] >= NAIVE_DECLARE_AT - TOLERANCE:
                     bits |= NAIVE_DECLARES
+                if t[BEST + 1] < COUNTER_WAITS_BELOW - TOLERANCE:
+                    bits |= COUNTER_WAITS
                 for declarer in range(2):
                     bits |= np.int64(t[BEST_DIAL + declarer]) << (DIAL_BITS + 4 * declarer)
                 D[i, m, j] = bits
@@ -351,13 +355,32 @@ def _naive_turn(info, values, T, choice):
 # ---------------------------------------------------------------- counter: exact posterior, information
 
 @rules_leaf
+def _counter_waits(info, values, T):
+    """With 4 players (one hand card each, four ship slots), at least two ship slots it does not know
+    and its best dial worth less than COUNTER_WAITS_BELOW as declarer: waiting pays (docs/search.md,
+    "Waiting")."""
+    return (info[N_SHIP] == 4 and info[HAND_CARDS] == 1 and _unknown_ship_slots(info) >= 2
+            and decisions(info, values, T) & COUNTER_WAITS)
+
+
+@rules_leaf
 def _counter_turn(info, values, T, choice):
-    """Declare whenever allowed (OC-ROUND-3); when it may not (round 1, OC-ROUND-2, or holding the
-    kraken, OC-KRAKEN-1) and 正面交鋒 and 刺探軍情 are both face up, spy (OC-ACT-SPY); else take the
-    face-up action that reveals the most. The first two rules are the counterfactual action values'
-    (docs/search.md, "What each move is worth"): each replaced a choice that lost games."""
+    """When it may declare (OC-ROUND-3) declare, unless waiting pays (_counter_waits): then look with
+    action card A (正面交鋒 on two slots it does not know, or 輪番上陣 into one). When it may not (round 1,
+    OC-ROUND-2, or holding the kraken, OC-KRAKEN-1) and 正面交鋒 and 刺探軍情 are both face up, spy
+    (OC-ACT-SPY); else take the face-up action that reveals the most. These rules are the counterfactual
+    action values' (docs/search.md, "What each move is worth", "Waiting"): each replaced a choice that
+    lost games."""
     if info[MAY_DECLARE]:
-        choice[0] = DECLARE
+        if not _counter_waits(info, values, T):
+            choice[0] = DECLARE
+            return
+        a = _first_unknown_slot(info, 0)
+        if info[FACE_A] == 0:
+            choice[0], choice[1], choice[2] = PEEK, a, _first_unknown_slot(info, 1 << a)
+        else:
+            choice[0], choice[1], choice[2] = SWAP, a, -1
+            choice[3] = _hand_to_give(info, values, _likely_sign(info, values, T))
         return
     peek_up, spy_up = info[FACE_A] == 0, info[FACE_B] == 0
     if peek_up and spy_up:

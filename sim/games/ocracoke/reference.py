@@ -23,6 +23,7 @@ ISLAND = "island"
 HAND = "hand"
 LIMIT = 24  # largest possible |sum|
 NAIVE_DECLARE_AT = 1.5
+COUNTER_WAITS_BELOW = 1.0
 TOLERANCE = 1e-6
 
 
@@ -222,10 +223,21 @@ class Hand:
             return "swap", a, b, k
         return self.counter_turn(p, view, may_declare, action_a, action_b)
 
+    def counter_waits(self, view):
+        """4 players, two ship slots or more unknown, best dial worth less than COUNTER_WAITS_BELOW as declarer."""
+        return (self.n == 4 and len(self.unknown_slots(view)) >= 2
+                and self.g.ev.best(*self.posterior(view), 1)[0] < COUNTER_WAITS_BELOW - TOLERANCE)
+
     def counter_turn(self, p, view, may_declare, action_a, action_b):
-        """Declare when allowed; else with peek and spy face up, spy; else the action that reveals the most."""
+        """Declare when allowed unless waiting pays (then look with action card A); else with peek and spy
+        face up, spy; else the action that reveals the most."""
         if may_declare:
-            return "declare", -1, -1, 0
+            if not self.counter_waits(view):
+                return "declare", -1, -1, 0
+            a = self.first_unknown(view)
+            if action_a == "peek":
+                return "peek", a, self.first_unknown(view, (a,)), 0
+            return "swap", a, -1, self.hand_to_give(p, view)
         if (action_a, action_b) == ("peek", "spy"):
             return "spy", -1, -1, 0
         unknown_ship = len(self.unknown_slots(view))
