@@ -13,7 +13,8 @@ from sim.games.ocracoke.rules import KRAKEN, OcracokeRules, card_values, pack
 
 NO_LOG = np.zeros((0, E.LOG_WIDTH), np.int64)
 BASE = dict(navy_values=[1, 2, 3, 4], pirate_values=[-1, -2, -3, -4], dial_ranges=[1, 3, 5],
-            hand_match_per_card=True)
+            hand_match_per_card=True, navy_cards=4, pirate_cards=4, special_cards=3, special_value=0,
+            purple_pays_hand=False)
 
 
 def make_rules(**changes) -> OcracokeRules:

@@ -135,3 +135,16 @@ def test_decision_rows_are_shared_only_by_states_with_equal_expectations(warm, r
         i = unknown_index(u)
         assert first[i] == first_unknown_of(i)
         assert np.array_equal(T[u], T[first[i]]), u
+
+
+def test_a_right_voluntary_zero_declaration_gets_rule_c_and_no_rule_e(warm, rules4):
+    """OC-PAY-C, OC-PAY-E, OC-ASM-ZERO-E: the voluntary declarer who knows the ship sums to 0 sets dial 0 and
+    gets rule C's 3 gold; rule E (colour and range right) does not add 1, as 0 is neither colour."""
+    S, R, T, rng = fixed_table(rules4, [2, 2, 2, 2], ship=[0, 4, 1, 5], island=[2, 6, 3], hands=[[7], [8], [9], [10]])
+    for s in range(4):
+        learn(S, 0, s)
+    ev = tuple(np.zeros((len(names), 4), dtype) for names, dtype in E.EVENT_BLOCKS)
+    E._declare(S, R, T, rng, NO_LOG, 0, 0, ev, 0, 0, 1, 2)
+    assert S[E.DIALS, 0] == 0
+    assert S[E.PAID + 2, 0] == rules4.pay_zero and S[E.PAID + 4, 0] == 0
+    assert S[E.PAID + 0, 0] == 0 and S[E.PAID + 1, 0] == 0

@@ -11,6 +11,7 @@ from sim.core.errors import ScenarioError, UserError
 from sim.core.runner import resolve_scenario, simulate
 from sim.core.scenario import list_scenarios
 from sim.games.ocracoke import GAME, play
+from sim.games.ocracoke.rules import card_values
 
 
 def test_one_and_two_jobs_give_identical_results(warm):
@@ -119,3 +120,21 @@ def test_cli_prints_one_line_and_exits_2_on_bad_input():
                           capture_output=True, text=True)
     assert proc.returncode == 2
     assert proc.stderr.strip().count("\n") == 0 and "players" in proc.stderr and "Traceback" not in proc.stderr
+
+
+ASSUMED_COMPONENTS = ("navy_cards", "pirate_cards", "special_cards", "special_value", "purple_pays_hand")
+
+
+def test_card_split_special_value_and_purple_rule_d_are_assumed_scenario_values():
+    """Issue 23 item 7, OC-COMP-1, OC-PAY-D: the 4/4/3 split, specials worth 0 and purple never paying rule D
+    are scenario values marked assumed, each with a note (listed by `sim rules ocracoke`); the engine knows
+    only these values, so another one is refused naming its key."""
+    base = resolve_scenario(GAME, "base", (), None)
+    for key in ASSUMED_COMPONENTS:
+        assert base.sources[key].kind == "assumed", key
+        assert base.sources[key].note, key
+    assert list(card_values(base.rules)[8:]) == [0, 0, 0]
+    for key, value in (("special_value", "1"), ("navy_cards", "5"), ("purple_pays_hand", "true")):
+        with pytest.raises(ScenarioError) as err:
+            resolve_scenario(GAME, "base", (f"{key}={value}",), None)
+        assert err.value.key.startswith(f"rules.{key}")

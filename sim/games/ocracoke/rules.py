@@ -17,7 +17,7 @@ A dial (OC-DECL-1) has the zero position and, for each colour, the ranges given 
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -52,6 +52,21 @@ class OcracokeRules(BaseModel):
     dial_ranges: list[int] = Field(
         min_length=1, max_length=4,
         description="lower ends of the dial's ranges on each colour, starting at 1, increasing",
+        json_schema_extra={"assumed": True})
+    navy_cards: Literal[4] = Field(
+        description="navy cards (blue, positive) among the 11; the engine knows only 4",
+        json_schema_extra={"assumed": True})
+    pirate_cards: Literal[4] = Field(
+        description="pirate cards (red, negative) among the 11; the engine knows only 4",
+        json_schema_extra={"assumed": True})
+    special_cards: Literal[3] = Field(
+        description="purple special cards (ghost, mermaid, kraken) among the 11; the engine knows only 3",
+        json_schema_extra={"assumed": True})
+    special_value: Literal[0] = Field(
+        description="value of each purple special card in the ship's sum; the engine knows only 0",
+        json_schema_extra={"assumed": True})
+    purple_pays_hand: Literal[False] = Field(
+        description="rule D pays a purple hand card (never: purple is neither the blue nor the red of a sum)",
         json_schema_extra={"assumed": True})
     hand_match_per_card: bool = Field(
         description="with 2 players (2 hand cards each) rule D pays for each matching hand card",
@@ -97,7 +112,8 @@ class OcracokeRules(BaseModel):
 
 def card_values(rules: OcracokeRules) -> np.ndarray:
     """Value of each of the 11 cards (OC-COMP-1)."""
-    return np.array(list(rules.navy_values) + list(rules.pirate_values) + [0, 0, 0], dtype=np.int64)
+    specials = [rules.special_value] * rules.special_cards
+    return np.array(list(rules.navy_values) + list(rules.pirate_values) + specials, dtype=np.int64)
 
 
 def card_name(card: int, values: np.ndarray) -> str:
