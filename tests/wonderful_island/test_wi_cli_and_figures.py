@@ -38,10 +38,13 @@ def test_report_figures_have_titles_and_labelled_axes():
 
 
 def test_sim_wi_values_prints_paired_tables_and_rejects_bad_input():
-    """`sim wi-values` prints the venue and jail/hospital tables; an unknown table is a UserError (exit 2)."""
+    """`sim wi-values` prints the venue and jail/hospital tables, each estimate with its interval and unit (issue 23
+    item 13), with seed 0 as every command; an unknown table is a UserError (exit 2)."""
     out = subprocess.run([sys.executable, "-m", "sim", "wi-values", "venues", "decisive", "--players", "4", "--games",
                           "300"], capture_output=True, text=True, check=True).stdout
     assert "street_sweep" in out and "legislature" in out and "first jail spared" in out
+    assert "seed 0" in out and "when_chosen_vs_rally [95 %] (pp)" in out and "support_in_hand" in out
+    assert "decisive [95 %] (%)" in out and "bot_chooses (%)" in out and "shape:" not in out  # no raw polars frame
     bad = subprocess.run([sys.executable, "-m", "sim", "wi-values", "colours"], capture_output=True, text=True)
     assert bad.returncode == 2 and "expected one of venues" in bad.stderr
 

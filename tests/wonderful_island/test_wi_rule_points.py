@@ -98,16 +98,16 @@ def test_a_debater_in_hospital_cannot_meet_the_issue(r4):
 def test_debate_decliners_are_turned_over_and_players_in_hospital_are_asked(r4):
     """WI-V-DEBATE-1, WI-V-DEBATE-10: every other player out of jail is asked, in hospital too; one who declines
     is turned over (no declaring, no cancelling, no drawing) until this campaign turn is over."""
-    t = Table(r4, [BLUE, GREEN, POL, GREEN], votes=[3, 3, 3, 3])
+    t = Table(r4, [BLUE, BLUE, POL, GREEN], votes=[14, 3, 3, 3])
     t.candidate(0, S.TV_DEBATE)
-    t.give(1, "樁腳動員")  # one card: the bot declines
+    t.give(1, "樁腳動員")  # an ally: the walkover's 3 votes would elect the candidate (threshold 16): it declines
     t.give(2, "樁腳動員", "樁腳動員", "樁腳動員")
     t.seat[2, S.S_HOSP] = t.g[S.G_TURN] - 1  # in hospital since the last campaign turn
     t.give(3, "樁腳動員", "樁腳動員", "沙盤推演")
     t.seat[0, S.S_JAILED] = 0
     unwilling = engine.ask_debaters(t.sp, 0)
     asked = {q: b for q, b, _ in t.events(S.E_DEBATE_ASK)}
-    assert asked == {1: 0, 2: 0, 3: 1} and unwilling == 2
+    assert asked == {1: S.DEBATE_TURNED_OVER, 2: 0, 3: S.DEBATE_WILLING} and unwilling == 2
     assert 0 <= t.seat[1, S.S_HOSP] < t.g[S.G_TURN] and t.seat[1, S.S_HOSP_EVER] == 0
     assert not engine.can_declare(t.sp, 1)
     t.give(1, "沙盤推演")
@@ -133,7 +133,7 @@ def test_decliners_act_in_no_way_until_the_settlement(game):
             code = e[0]
             if code == S.E_CAMPAIGN or code == S.E_SETTLE:
                 declined = set()
-            elif code == S.E_DEBATE_ASK and e[2] == 0:
+            elif code == S.E_DEBATE_ASK and e[2] != S.DEBATE_WILLING:
                 declined.add(int(e[1]))
                 declined_seen += 1
             elif code in acting:

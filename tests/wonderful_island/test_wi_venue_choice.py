@@ -57,11 +57,13 @@ def test_poaching_when_the_hand_takes_a_rivals_votes(r4):
 
 
 def test_the_debate_when_nobody_can_debate(r4):
-    """WI-ROUND-3, WI-V-DEBATE-3: nobody holds two cards: the walkover's three votes plus a card per decliner."""
+    """WI-ROUND-3, WI-V-DEBATE-3: everybody else in hospital declines: the walkover's three votes plus a card per
+    decliner; two rivals out of hospital would debate (even without cards, WI-V-DEBATE-1), and the rally is better."""
     t = Table(r4, [BLUE, GREEN, BLUE, GREEN], votes=[3, 3, 3, 3])
+    for q in (1, 2, 3):
+        t.seat[q, S.S_HOSP] = t.g[S.G_TURN]
     assert pol.pick_venue(t.sp, 0) == S.TV_DEBATE
-    t.give(1, "政治獻金", "政治獻金")
-    t.give(3, "政治獻金", "政治獻金")
+    t.seat[1, S.S_HOSP] = t.seat[3, S.S_HOSP] = -1
     assert pol.pick_venue(t.sp, 0) == S.RALLY  # two rivals would debate
 
 

@@ -18,6 +18,8 @@ from sim.games.wonderful_island import engine
 from sim.games.wonderful_island.catalogue import CAMPS, CH_WIN, CONDITIONS, PRIMITIVES, load_catalogue
 from sim.games.wonderful_island.rules import VENUE_NAMES, VENUES, WonderfulIslandRules
 from sim.games.wonderful_island.state import (
+    DEBATE_TURNED_OVER,
+    DEBATE_WILLING,
     E_CAMPAIGN,
     E_CANCEL,
     E_DEBATE,
@@ -50,6 +52,8 @@ from sim.games.wonderful_island.state import (
     E_WIN,
     END_NAMES,
     MAX_PLAYERS,
+    SKIP_ACTION,
+    SKIP_DEBATE,
     SUPPORT_BUCKETS,
 )
 
@@ -247,7 +251,8 @@ def describe(rules: WonderfulIslandRules, log: np.ndarray) -> list[str]:
             lines.append("   poaching: nobody has votes" if a < 0 else
                          f"   poaching seat {a}: candidate lays {b}, target matches {c}")
         elif code == E_DEBATE_ASK:
-            lines.append(f"   seat {a} {'debates' if b else 'declines the debate (turned over)'}")
+            lines.append(f"   seat {a} " + ("debates" if b == DEBATE_WILLING else "declines the debate (turned over)"
+                                          if b == DEBATE_TURNED_OVER else "declines the debate (in hospital)"))
         elif code == E_ISSUE:
             issue = ", ".join(cards[k] for k in (a, b) if k >= 0) or "none"
             lines.append(f"   debate issue: {issue}")
@@ -257,7 +262,8 @@ def describe(rules: WonderfulIslandRules, log: np.ndarray) -> list[str]:
         elif code == E_SKILL:
             lines.append(f"   seat {a} uses {'forced' if b == 2 else 'active'} skill {b + 1} ({PRIMITIVES[c]})")
         elif code == E_SKIP:
-            lines.append(f"   seat {a} is in hospital: {'action' if b == 1 else 'campaign'} turn skipped")
+            lines.append(f"   seat {a} is turned over (declined the debate): action turn skipped" if b == SKIP_DEBATE
+                         else f"   seat {a} is in hospital: {'action' if b == SKIP_ACTION else 'campaign'} turn skipped")
         elif code == E_THRESHOLD:
             lines.append(f"   both camps reached the threshold: it rises to {a}")
         elif code == E_WIN:
@@ -321,7 +327,7 @@ def report_figures(scenario, n_games: int, seed: int, jobs: int) -> list:
     fig, ax = plt.subplots(figsize=(8, 4))
     width = 0.27
     for b, label in enumerate(SUPPORT_BUCKETS):
-        part = venue.filter(pl.col("support_cards") == label)
+        part = venue.filter(pl.col("support_in_hand") == label)
         x = np.arange(6) + (b - 1) * width
         vals = np.nan_to_num(part["vs_rally"].to_numpy())
         err = np.nan_to_num(np.vstack([vals - part["vs_rally_lo"].to_numpy(), part["vs_rally_hi"].to_numpy() - vals]))
@@ -333,7 +339,7 @@ def report_figures(scenario, n_games: int, seed: int, jobs: int) -> list:
     ax.legend()
     figures.append(fig)
     figures.append(_table_figure(f"Venue counterfactuals, {rules.players} players: forced venue vs the bot's choice",
-                                 venue.select("venue", "support_cards", "value", "lo", "hi", "n", "vs_rally",
+                                 venue.select("venue", "support_in_hand", "value", "lo", "hi", "n", "vs_rally",
                                               "bot_chooses", "when_chosen_vs_rally")))
 
     cjk = _cjk_font()

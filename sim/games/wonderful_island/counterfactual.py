@@ -7,7 +7,8 @@ per-game difference measures the change alone and its paired interval is narrow 
 
 - venues: at one campaign decision sampled uniformly among the base game's campaign turns, the candidate is made
   to take venue X; value = P(the candidate wins | X forced) - P(it wins | the bot's own choice), per X and per
-  support cards in the candidate's hand (0-1 / 2-3 / 4+, as the venue statistics). Every venue is forced at every
+  support cards in the candidate's hand (``support_in_hand``: 0-1 / 2-3 / 4+; ``sim run``'s ``support_cards`` are
+  the cards settled on the venue). Every venue is forced at every
   sampled decision, so the buckets hold the same decisions for all six and rows compare: ``vs_rally`` is X against
   a rally forced at the same decisions; ``when_chosen_vs_rally`` the same over the decisions where the bot chose X
   (where X "pays", this is positive).
@@ -15,6 +16,9 @@ per-game difference measures the change alone and its paired interval is narrow 
 - characters: one seat (sampled) is given character X instead of its own pick; value = the seat's win rate with X
   less with its own pick.
 - jail and hospital: the first jailing (hospital stay) of a game is spared; decisive = the winning camps change.
+- debate answers: at one sampled campaign decision the TV debate is held, and one sampled seat's answer to the
+  invitation is forced (debate / decline); value = P(the seat wins | it debates) - P(it wins | it declines), split
+  by the bot's own answer: where the bot debates the value should not be negative, where it declines not positive.
 """
 
 from __future__ import annotations
@@ -32,9 +36,10 @@ from sim.core.scenario import load_scenario
 from sim.games.wonderful_island import engine
 from sim.games.wonderful_island.catalogue import load_catalogue
 from sim.games.wonderful_island.rules import VENUE_NAMES, VENUES, WonderfulIslandRules
-from sim.games.wonderful_island.state import MAX_PLAYERS, SUPPORT_BUCKETS
+from sim.games.wonderful_island.state import FORCE_ACCEPT, FORCE_DECLINE, MAX_PLAYERS, SUPPORT_BUCKETS
 
 SAMPLE_SALT = 0x1616  # the sampled decision and seat come from their own stream (seed + salt, game index)
+DEBATER_SALT = 0x0DEB  # the debater whose answer is forced: another stream, apart from the decision's
 CAMP_COLS = {"blue": engine.O_WIN_BLUE, "green": engine.O_WIN_GREEN, "politician": engine.O_WIN_POL}
 
 
@@ -63,7 +68,7 @@ def _draws(seed: int, n_games: int, bounds: np.ndarray) -> np.ndarray:
 
 def _no_force(n: int) -> np.ndarray:
     force = np.zeros((n, len(engine.FORCE_FIELDS)), dtype=np.int64)
-    force[:, 2] = -1
+    force[:, 2] = -1  # no forced character (a debater's answer: FORCE_OWN, 0)
     return force
 
 
@@ -90,11 +95,13 @@ def venue_values(rules: WonderfulIslandRules, policy: np.ndarray, seed: int, n_g
             m = reached & (bucket == b)
             chosen = m & (own == v)
             rally = _paired(won[0][m], won[v][m])
-            rows.append({"venue": f"{VENUES[v]} {VENUE_NAMES[v]}", "support_cards": label,
+            when = _paired(won[0][chosen], won[v][chosen])
+            rows.append({"venue": f"{VENUES[v]} {VENUE_NAMES[v]}", "support_in_hand": label,
                          **_paired(won_base[m], won[v][m]),
                          "vs_rally": rally["value"], "vs_rally_lo": rally["lo"], "vs_rally_hi": rally["hi"],
                          "bot_chooses": float(chosen.sum() / max(1, m.sum())),
-                         "when_chosen_vs_rally": _paired(won[0][chosen], won[v][chosen])["value"]})
+                         "when_chosen_vs_rally": when["value"], "when_chosen_vs_rally_lo": when["lo"],
+                         "when_chosen_vs_rally_hi": when["hi"], "when_chosen_n": when["n"]})
     return pl.DataFrame(rows)
 
 
@@ -163,7 +170,34 @@ def decisiveness(rules: WonderfulIslandRules, policy: np.ndarray, seed: int, n_g
 
 
 
-TABLES = {"venues": venue_values, "cards": card_values, "characters": character_values, "decisive": decisiveness}
+def debate_answers(rules: WonderfulIslandRules, policy: np.ndarray, seed: int, n_games: int) -> pl.DataFrame:
+    """WI-V-DEBATE-1: one asked seat's answer forced (paired) at a debate held at one sampled campaign
+    decision."""
+    base, _, _ = engine.run_batch(rules, policy, seed, 0, n_games)
+    force = _no_force(n_games)
+    force[:, 0] = 1 + _draws(seed, n_games, base[:, engine.O_TURNS])
+    force[:, 1] = VENUES.index("tv_debate")
+    seats = _draws(seed + DEBATER_SALT, n_games, np.full(n_games, rules.players))
+    force[:, 6] = seats
+    _, seen, _ = engine.run_forced(rules, policy, seed, 0, force)  # the bot's own answer (0: the seat was not asked)
+    own = seen[:, 5]
+    won = {}
+    for answer in (FORCE_ACCEPT, FORCE_DECLINE):
+        force[:, 7] = answer
+        forced, _, _ = engine.run_forced(rules, policy, seed, 0, force)
+        won[answer] = _won(forced, seats)
+    rows = []
+    for answer, label in ((FORCE_ACCEPT, "debates"), (FORCE_DECLINE, "declines")):
+        m = own == answer
+        d = _paired(won[FORCE_DECLINE][m], won[FORCE_ACCEPT][m])
+        rows.append({"bot_answer": label, "share_of_answers": float(m.sum() / max(1, (own > 0).sum())),
+                     "unit": "pp (debate - decline, the seat's win rate)", "value": 100 * d["value"],
+                     "lo": 100 * d["lo"], "hi": 100 * d["hi"], "n": d["n"], "p_value": d["p_value"]})
+    return pl.DataFrame(rows)
+
+
+TABLES = {"venues": venue_values, "cards": card_values, "characters": character_values, "decisive": decisiveness,
+          "debates": debate_answers}
 
 
 def register_cli(app) -> None:
@@ -173,7 +207,7 @@ def register_cli(app) -> None:
         what: Annotated[list[str] | None, typer.Argument(help=f"Tables: {', '.join(TABLES)} (default: all)")] = None,
         players: Annotated[int, typer.Option("--players", "-p", help="Player count (3-8)")] = 6,
         games: Annotated[int, typer.Option("--games", "-n", help="Paired games per table")] = 20_000,
-        seed: Annotated[int, typer.Option("--seed", help="Run seed")] = 1,
+        seed: Annotated[int, typer.Option("--seed", help="Run seed")] = 0,
         scenario: Annotated[str, typer.Option("--scenario", help="Scenario name or TOML file")] = "base",
     ) -> None:
         """The Wonderful Island's paired counterfactual values: venues (forced at a sampled decision, by support
@@ -188,7 +222,51 @@ def register_cli(app) -> None:
             raise UserError(f"--games {games}: expected at least 2 paired games")
         rules = load_scenario(GAME.name, GAME.rules_model, scenario, [f"players={players}"]).rules
         policy = GAME.policy_array(rules)
-        with pl.Config(tbl_rows=-1, tbl_cols=-1, tbl_width_chars=200, float_precision=4):
-            for name in names:
-                typer.echo(f"{name} ({players} players, {games:,} paired games, seed {seed}):")
-                typer.echo(str(TABLES[name](rules, policy, seed, games)))
+        for name in names:
+            print_table(f"{name} ({players} players, {games:,} paired games, seed {seed})", name,
+                        TABLES[name](rules, policy, seed, games))
+
+
+UNITS = {"venues": "pp", "cards": "pp", "characters": "pp", "debates": "pp", "decisive": "%"}
+SHARES = ("bot_chooses", "picked_by_bots", "share_of_answers", "games_with_it", "decides_games")
+
+
+def formatted(name: str, frame: pl.DataFrame) -> pl.DataFrame:
+    """A counterfactual table for people: each estimate with its 95 % interval in one cell, in percentage points
+    (differences of win rates) or per cent (rates; the debate table is in pp already), shares in per cent."""
+    unit = UNITS[name]
+    scale = 1.0 if name == "debates" else 100.0
+    cells: dict[str, list[str]] = {}
+    columns = frame.columns
+    for col in columns:
+        if col.endswith(("_lo", "_hi")) or col in ("lo", "hi", "p_value", "unit"):
+            continue
+        plain = col in ("value", "decisive")  # the estimates whose interval is in the columns lo and hi
+        stem = col if col == "decisive" else "" if col == "value" else col.removesuffix("_value")
+        lo, hi = ("lo", "hi") if plain else (f"{stem}_lo", f"{stem}_hi")
+        values = frame[col].to_list()
+        if lo in columns and hi in columns:
+            sign = "+" if unit == "pp" else ""
+            cells[f"{stem or 'value'} [95 %] ({unit})"] = [
+                "n/a" if v is None or v != v else f"{scale * v:{sign}.1f} [{scale * a:{sign}.1f}, {scale * b:{sign}.1f}]"
+                for v, a, b in zip(values, frame[lo].to_list(), frame[hi].to_list(), strict=True)]
+        elif col in SHARES:
+            cells[f"{col} (%)"] = [f"{100 * v:.1f}" for v in values]
+        else:
+            cells[col] = [f"{v:,}" if isinstance(v, int) else str(v) for v in values]
+    return pl.DataFrame(cells)
+
+
+def print_table(title: str, name: str, frame: pl.DataFrame) -> None:
+    """Print one table with rich: the formatted cells, right-aligned numbers."""
+    from rich.console import Console
+    from rich.table import Table
+
+    shown = formatted(name, frame)
+    table = Table(title=title, title_justify="left")
+    for col in shown.columns:
+        table.add_column(col, justify="left" if col in ("venue", "card", "character", "event", "bot_answer",
+                                                        "support_in_hand") else "right")
+    for row in shown.iter_rows():
+        table.add_row(*row)
+    Console(width=240).print(table)

@@ -44,6 +44,8 @@ from sim.games.wonderful_island.state import (
     BOT_POLITICIAN,
     BOT_RANDOM,
     CARD0,
+    DEBATE_TURNED_OVER,
+    DEBATE_WILLING,
     E_CAMPAIGN,
     E_CANCEL,
     E_DEBATE,
@@ -79,6 +81,9 @@ from sim.games.wonderful_island.state import (
     END_POLITICIAN,
     END_THRESHOLD,
     EVENTS_PER_ROW,
+    FORCE_ACCEPT,
+    FORCE_DECLINE,
+    FORCE_OWN,
     G_CAND,
     G_DECK_N,
     G_DELTA,
@@ -86,6 +91,7 @@ from sim.games.wonderful_island.state import (
     G_END_REASON,
     G_ENDED,
     G_EXTRA_SUP,
+    G_FORCED_ANSWER,
     G_FORCED_CAND,
     G_FORCED_OWN,
     G_FORCED_SUPPORT,
@@ -145,7 +151,9 @@ from sim.games.wonderful_island.state import (
     R_DEB_WIN,
     R_DICE,
     R_DRAW,
+    R_FORCE_ANSWER,
     R_FORCE_CHAR,
+    R_FORCE_DEBATER,
     R_FORCE_SEAT,
     R_FORCE_TURN,
     R_FORCE_VENUE,
@@ -198,6 +206,9 @@ from sim.games.wonderful_island.state import (
     S_VOTES,
     S_WON,
     SEAT,
+    SKIP_ACTION,
+    SKIP_CAMPAIGN,
+    SKIP_DEBATE,
     STRATEGY,
     STREET_SWEEP,
     SUPPORT,
@@ -448,8 +459,7 @@ def jail(sp, p):
     st[0, G_IRON_GONE] += st[SEAT + p, S_IRON]
     st[SEAT + p, S_VOTES] = 0
     st[SEAT + p, S_IRON] = 0
-    st[SEAT + p, S_HOSP] = -1
-    st[SEAT + p, S_DEBATER] = 0
+    st[SEAT + p, S_HOSP] = -1  # S_DEBATER stays: a willing debater jailed mid-turn was willing (WI-V-DEBATE-3)
     for i in range(st[SEAT + p, S_HAND_N]):
         to_discard(sp, st[HAND + p, i])
     st[SEAT + p, S_HAND_N] = 0
@@ -463,7 +473,7 @@ def jail(sp, p):
 
 @compiled
 def add_subpoenas(sp, p, n):
-    """WI-SUBP-1/2: subpoena tokens on p's character; the jail count sends p to jail."""
+    """WI-SUBP-1, WI-SUBP-2: subpoena tokens on p's character; the jail count sends p to jail."""
     st = state_at(sp)
     limit = st[TB, R_JAIL]
     st[SEAT + p, S_SUBP] = min(limit, st[SEAT + p, S_SUBP] + n)
@@ -559,7 +569,7 @@ def has_skill(sp, p, trigger):
 
 @compiled
 def fire_skills(sp, p, trigger, venue):
-    """WI-SKILL-2/3: p's skills with this trigger. Active ones are optional and need p out of
+    """WI-SKILL-2, WI-SKILL-3: p's skills with this trigger. Active ones are optional and need p out of
     hospital; the forced one always fires, in hospital too (WI-HOSP-4). Not cancellable."""
     st = state_at(sp)
     if st[SEAT + p, S_JAILED] != 0:
@@ -760,7 +770,7 @@ def take_meeting_card(sp, p):
 # ----------------------------------------------------------------------------------------- action turns
 @compiled
 def play_slot_card(sp, p, i):
-    """WI-CARD-1/2: a support or obstruction card goes into an empty venue slot."""
+    """WI-CARD-1, WI-CARD-2: a support or obstruction card goes into an empty venue slot."""
     st = state_at(sp)
     k = take_from_hand(sp, p, i)
     st[PILES + PILE_SLOT_CARD, st[0, G_SLOT_N]] = k
@@ -862,7 +872,8 @@ def discard_step(sp, p):
 
 @compiled
 def action_turn(sp, p, extra_draw):
-    """WI-TURN-1..5: turn start (skills), draw 2, play cards, discard to 5."""
+    """WI-TURN-1, WI-TURN-2, WI-TURN-3, WI-TURN-4, WI-TURN-5: turn start (skills), draw 2, play cards, discard
+    to 5."""
     st = state_at(sp)
     log_event(sp, E_TURN, p, 0, 0)
     if has_skill(sp, p, TR_TURN_START):
@@ -904,7 +915,7 @@ def reactive_phase(sp, c):
 # ----------------------------------------------------------------------------------------- venues
 @compiled
 def sweep_pair_value(a, b):
-    """WI-V-SWEEP-1/2: the difference of two dice; doubles give the single die's value."""
+    """WI-V-SWEEP-1, WI-V-SWEEP-2: the difference of two dice; doubles give the single die's value."""
     return a if a == b else abs(a - b)
 
 
@@ -922,7 +933,8 @@ def sweep_best(dice, k):
 
 @compiled
 def street_sweep(sp, c, bonus):
-    """WI-V-SWEEP-1..3: two dice, one more per support step (up to the dice in the box)."""
+    """WI-V-SWEEP-1, WI-V-SWEEP-2, WI-V-SWEEP-3: two dice, one more per support step (up to the dice in the
+    box)."""
     st = state_at(sp)
     k = min(st[TB, R_DICE], 2 + bonus)
     dice = st[TMP + TMP_DICE]
@@ -937,7 +949,8 @@ def street_sweep(sp, c, bonus):
 
 @compiled
 def legislature(sp, c, bonus):
-    """WI-V-LEG-1/2/4: show of hands after coordination; at least half of the players in the game
+    """WI-V-LEG-1, WI-V-LEG-2, WI-V-LEG-4: show of hands after coordination; at least half of the players in
+    the game
     pass the bill and the candidate shares out 3 votes (one to each voter it bought)."""
     st = state_at(sp)
     n = st[0, G_N]
@@ -994,7 +1007,8 @@ def legislature(sp, c, bonus):
 
 @compiled
 def poaching(sp, c, bonus):
-    """WI-V-POACH-1..4: extra draws per support step; the candidate lays cards, the target matches
+    """WI-V-POACH-1, WI-V-POACH-2, WI-V-POACH-3, WI-V-POACH-4: extra draws per support step; the candidate
+    lays cards, the target matches
     kind for kind as far as it can; the candidate takes the difference in plain votes."""
     st = state_at(sp)
     draw_cards(sp, c, bonus)
@@ -1004,7 +1018,7 @@ def poaching(sp, c, bonus):
         return 0
     laid = st[TMP + TMP_LAID]
     clear_row(sp, TMP + TMP_LAID, 3, 0)
-    i = st[SEAT + c, S_HAND_N] - 1 if st[SEAT + c, S_HOSP] < 0 else -1  # WI-HOSP-3: no cards from hospital
+    i = st[SEAT + c, S_HAND_N] - 1 if st[SEAT + c, S_HOSP] < 0 else -1  # WI-HOSP-5: no cards from hospital
     while i >= 0:
         if pol.poach_plays_card(sp, c):
             k = take_from_hand(sp, c, i)
@@ -1012,7 +1026,7 @@ def poaching(sp, c, bonus):
             to_discard(sp, k)
         i -= 1
     matched = 0
-    if st[SEAT + q, S_HOSP] < 0 and pol.poach_resists(sp, q, c):  # WI-HOSP-3
+    if st[SEAT + q, S_HOSP] < 0 and pol.poach_resists(sp, q, c):  # WI-HOSP-5
         for t in range(3):
             need = laid[t]
             i = st[SEAT + q, S_HAND_N] - 1
@@ -1030,7 +1044,7 @@ def poaching(sp, c, bonus):
 
 @compiled
 def debate_requirement(d0, d, combined):
-    """WI-V-DEBATE-4/6: (case, cards) a debater must play. Case 0: the issue card(s) exactly;
+    """WI-V-DEBATE-4, WI-V-DEBATE-6: (case, cards) a debater must play. Case 0: the issue card(s) exactly;
     1: the same kind(s); 2: any cards, half the candidate's die rounded up (single) or the die."""
     if d < d0:
         return 0, 2 if combined else 1
@@ -1083,18 +1097,21 @@ def drop_indices(sp, q, picks, count):
 
 @compiled
 def tv_debate(sp, c, bonus):
-    """WI-V-DEBATE-3..9: issue card(s), the candidate's die, each debater's die and requirement."""
+    """WI-V-DEBATE-3, WI-V-DEBATE-4, WI-V-DEBATE-5, WI-V-DEBATE-6, WI-V-DEBATE-7, WI-V-DEBATE-8,
+    WI-V-DEBATE-9: issue card(s), the candidate's die, each debater's die and requirement. Only the
+    willing debaters out of jail debate; if every willing one was jailed, nobody debates and there is no
+    walkover either (WI-V-DEBATE-3: that needs nobody willing)."""
     st = state_at(sp)
     n = st[0, G_N]
     debaters = 0
     for q in range(n):
-        debaters += st[SEAT + q, S_DEBATER]
+        debaters += (st[SEAT + q, S_DEBATER] == DEBATE_WILLING) & (st[SEAT + q, S_JAILED] == 0)
     if debaters == 0:
-        return 0  # the walkover votes come after settlement (WI-V-DEBATE-3)
+        return 0  # the walkover votes, if nobody was willing, come after settlement (WI-V-DEBATE-3)
     issue = st[TMP + TMP_ISSUE]
     clear_row(sp, TMP + TMP_ISSUE, 2, -1)
     n_issue = 0
-    if st[SEAT + c, S_HAND_N] > 0 and st[SEAT + c, S_HOSP] < 0:  # WI-HOSP-3: no issue from hospital
+    if st[SEAT + c, S_HAND_N] > 0 and st[SEAT + c, S_HOSP] < 0:  # WI-HOSP-5: no issue from hospital
         first = pol.issue_choice(sp, c)
         if first >= 0:
             issue[0] = take_from_hand(sp, c, first)
@@ -1110,7 +1127,7 @@ def tv_debate(sp, c, bonus):
     clear_row(sp, TMP + TMP_PICKS, 12, 0)
     for j in range(1, n):
         q = seat_after(c, j, n)
-        if st[SEAT + q, S_DEBATER] == 0 or st[SEAT + q, S_JAILED] != 0:
+        if st[SEAT + q, S_DEBATER] != DEBATE_WILLING or st[SEAT + q, S_JAILED] != 0:
             continue
         if n_issue == 0:
             gain_votes(sp, q, st[TB, R_DEB_WIN])  # no issue or no cards: everyone succeeds
@@ -1119,7 +1136,7 @@ def tv_debate(sp, c, bonus):
         d = randbelow(stream(st), 6) + 1
         case, count = debate_requirement(d0, d, n_issue == 2)
         able = st[SEAT + q, S_HOSP] < 0 and count <= picks.shape[0] and find_debate_cards(
-            sp, q, case, count, issue, picks)  # WI-HOSP-3: a debater in hospital plays no card
+            sp, q, case, count, issue, picks)  # WI-HOSP-5: a debater in hospital plays no card
         if able and pol.debates_to_win(sp, q, c, st[0, G_DELTA]):
             drop_indices(sp, q, picks, count)
             gain_votes(sp, q, st[TB, R_DEB_WIN])
@@ -1138,11 +1155,11 @@ def tv_debate(sp, c, bonus):
 def venue_effect(sp, c, venue, bonus):
     """The chosen venue's effect with its support bonus; returns the candidate's gain."""
     st = state_at(sp)
-    if venue == RALLY:  # WI-V-RALLY-1/2
+    if venue == RALLY:  # WI-V-RALLY-1, WI-V-RALLY-2
         votes = st[TB, R_RALLY] + bonus
         change_votes(sp, c, votes)
         return votes
-    if venue == GRASSROOTS:  # WI-V-GRASS-1/2
+    if venue == GRASSROOTS:  # WI-V-GRASS-1, WI-V-GRASS-2
         return gain_iron(sp, c, st[TB, R_GRASS] + bonus)
     if venue == STREET_SWEEP:
         return street_sweep(sp, c, bonus)
@@ -1156,7 +1173,8 @@ def venue_effect(sp, c, venue, bonus):
 # ----------------------------------------------------------------------------------------- settlement
 @compiled
 def settle(sp, c, vstats):
-    """WI-SETTLE-1..5: card effects, then (unless jailed) venue effect and support bonus; the
+    """WI-SETTLE-1, WI-SETTLE-2, WI-SETTLE-3, WI-SETTLE-4, WI-SETTLE-5: card effects, then (unless jailed)
+    venue effect and support bonus; the
     candidate's vote changes are summed and applied once, never below zero."""
     st = state_at(sp)
     venue = st[0, G_VENUE]
@@ -1197,9 +1215,9 @@ def settle(sp, c, vstats):
         elif delta < 0:
             lose_votes(sp, c, -delta)
         if venue == TV_DEBATE:
-            walkover = True
+            walkover = True  # WI-V-DEBATE-3 若無任何玩家願意參與辯論: nobody was willing, jailed since or not
             for q in range(st[0, G_N]):
-                if st[SEAT + q, S_DEBATER] != 0:
+                if st[SEAT + q, S_DEBATER] == DEBATE_WILLING:
                     walkover = False
             if walkover:
                 gain += gain_votes(sp, c, st[TB, R_DEB_WALK])  # WI-V-DEBATE-3
@@ -1275,7 +1293,8 @@ def camp_wins(sp, camp):
 
 @compiled
 def check_endings(sp):
-    """WI-END-1..5 outside settlement: the last player out of jail; both camps at once raise the
+    """WI-END-1, WI-END-2, WI-END-3, WI-END-4, WI-END-5 outside settlement: the last player out of jail; both
+    camps at once raise the
     threshold (WI-V-LEG-3); politicians' own conditions; a camp's election (taken by a politician
     whose goal it is)."""
     st = state_at(sp)
@@ -1364,7 +1383,8 @@ def forced_count(sp):
 # ----------------------------------------------------------------------------------------- a game
 @compiled
 def setup(sp, deck0, mdeck0, bots):
-    """WI-SETUP-1..7: characters, camps, pool, hands, meeting cards, starting votes."""
+    """WI-SETUP-1, WI-SETUP-2, WI-SETUP-3, WI-SETUP-4, WI-SETUP-5, WI-SETUP-6, WI-SETUP-7: characters, camps,
+    pool, hands, meeting cards, starting votes."""
     st = state_at(sp)
     clear_row(sp, 0, G_SIZE, 0)  # the globals and the seats' columns of the last game
     for p in range(MAX_PLAYERS):
@@ -1422,7 +1442,7 @@ def setup(sp, deck0, mdeck0, bots):
             for q in range(n):
                 st[SEAT + p, S_BELIEF + q] = 1000 * same // (n - 1)
             st[SEAT + p, S_BELIEF + p] = 1000
-    # effect cards (WI-SETUP-4), meeting cards (WI-SETUP-5/6)
+    # effect cards (WI-SETUP-4), meeting cards (WI-SETUP-5, WI-SETUP-6)
     nd = deck0.shape[0]
     for i in range(nd):
         st[PILES + PILE_DECK, i] = deck0[i]
@@ -1461,6 +1481,15 @@ def force_venue(sp, c, own):
 
 
 @compiled
+def force_answer(sp, own):
+    """The paired counterfactual's forced debate answer (R_FORCE_ANSWER; FORCE_OWN keeps the bot's), noting the own."""
+    st = state_at(sp)
+    st[0, G_FORCED_ANSWER] = FORCE_ACCEPT if own else FORCE_DECLINE
+    answer = st[TB, R_FORCE_ANSWER]
+    return own if answer == FORCE_OWN else answer == FORCE_ACCEPT
+
+
+@compiled
 def force_character(sp):
     """The paired counterfactual's forced character: seat R_FORCE_SEAT gets R_FORCE_CHAR; a seat that kept that
     character gets the forced seat's own instead (characters are unique)."""
@@ -1475,7 +1504,7 @@ def force_character(sp):
 @compiled
 def ask_debaters(sp, c):
     """WI-V-DEBATE-1: the candidate asks every other player out of jail (in hospital too); one who
-    declines turns the character over (WI-HOSP-3/4 apply) until this campaign turn's settlement is
+    declines turns the character over (WI-HOSP-3, WI-HOSP-4 apply) until this campaign turn's settlement is
     over: its stay is dated one turn back, so the end of this campaign turn ends it (WI-HOSP-2). A
     player already in hospital keeps its stay. Returns how many declined (WI-V-DEBATE-2)."""
     st = state_at(sp)
@@ -1485,11 +1514,15 @@ def ask_debaters(sp, c):
         q = seat_after(c, j, n)
         if st[SEAT + q, S_JAILED] != 0:
             continue
-        if pol.will_debate(sp, q):
-            st[SEAT + q, S_DEBATER] = 1
+        willing = pol.will_debate(sp, q, c)
+        if st[0, G_TURN] == st[TB, R_FORCE_TURN] and q == st[TB, R_FORCE_DEBATER]:  # a forced answer (counterfactual)
+            willing = force_answer(sp, willing)
+        if willing:
+            st[SEAT + q, S_DEBATER] = DEBATE_WILLING
         else:
-            if st[SEAT + q, S_HOSP] < 0:
+            if st[SEAT + q, S_HOSP] < 0:  # WI-V-DEBATE-10: turned over, not a hospital stay
                 st[SEAT + q, S_HOSP] = st[0, G_TURN] - 1
+                st[SEAT + q, S_DEBATER] = DEBATE_TURNED_OVER
             unwilling += 1
         log_event(sp, E_DEBATE_ASK, q, st[SEAT + q, S_DEBATER], 0)
     return unwilling
@@ -1510,7 +1543,7 @@ def camp_stealers(sp, p, camp):
 
 @inlined
 def campaign_turn(sp, c, vstats, venue=-1):
-    """WI-ROUND-3/4: venue, action turns from the candidate's right (candidate last), reactive
+    """WI-ROUND-3, WI-ROUND-4: venue, action turns from the candidate's right (candidate last), reactive
     cards, settlement; then the venue is cleared and hospital stays may end (WI-HOSP-2). A venue
     given (>= 0) replaces the bot's pick: the search bot's choice (search.py)."""
     st = state_at(sp)
@@ -1531,8 +1564,8 @@ def campaign_turn(sp, c, vstats, venue=-1):
             break
         if st[SEAT + p, S_JAILED] != 0:
             continue
-        if st[SEAT + p, S_HOSP] >= 0:
-            log_event(sp, E_SKIP, p, 1, 0)
+        if st[SEAT + p, S_HOSP] >= 0:  # WI-HOSP-3, WI-V-DEBATE-10: turned over, no action turn
+            log_event(sp, E_SKIP, p, SKIP_DEBATE if st[SEAT + p, S_DEBATER] == DEBATE_TURNED_OVER else SKIP_ACTION, 0)
             continue
         action_turn(sp, p, unwilling if p == c and venue == TV_DEBATE else 0)
         check_endings(sp)
@@ -1552,9 +1585,34 @@ def campaign_turn(sp, c, vstats, venue=-1):
     check_endings(sp)
 
 
+@compiled
+def hospital_skip(sp, c):
+    """WI-HOSP-2: c's campaign turn, not yet begun, is skipped: c is in hospital. WI-HOSP-6: when every
+    player out of jail is in hospital, nobody can complete a campaign turn and no stay could end; the skipped
+    turn then counts as c's campaign turn, so every other player's stay ends."""
+    st = state_at(sp)
+    log_event(sp, E_SKIP, c, SKIP_CAMPAIGN, 0)
+    if free_count(sp) > 0:
+        return
+    for q in range(st[0, G_N]):
+        if q != c and st[SEAT + q, S_JAILED] == 0 and st[SEAT + q, S_HOSP] >= 0:
+            st[SEAT + q, S_HOSP] = -1
+            log_event(sp, E_HOSP_OUT, q, 0, 0)
+
+
+@compiled
+def free_count(sp):
+    """Players out of jail and out of hospital."""
+    st = state_at(sp)
+    count = 0
+    for q in range(st[0, G_N]):
+        count += (st[SEAT + q, S_JAILED] == 0) & (st[SEAT + q, S_HOSP] < 0)
+    return count
+
+
 @inlined
 def play_game(sp, deck0, mdeck0, bots, vstats):
-    """One whole game (WI-ROUND-1/2): rounds of campaign turns from seat 0 until an ending."""
+    """One whole game (WI-ROUND-1, WI-ROUND-2): rounds of campaign turns from seat 0 until an ending."""
     st = state_at(sp)
     setup(sp, deck0, mdeck0, bots)
     n = st[0, G_N]
@@ -1567,7 +1625,7 @@ def play_game(sp, deck0, mdeck0, bots, vstats):
             if st[SEAT + c, S_JAILED] != 0:
                 continue
             if st[SEAT + c, S_HOSP] >= 0:  # WI-HOSP-2: the hospital skips the turn
-                log_event(sp, E_SKIP, c, 2, 0)
+                hospital_skip(sp, c)
                 continue
             campaign_turn(sp, c, vstats)
             if st[0, G_ENDED] == 0 and st[0, G_POOL] == 0:
@@ -1627,8 +1685,8 @@ def play_batch(seed, start, count, deck0, mdeck0, bots, cols, vstats, st):
         record(sp, cols, i)
 
 
-FORCE_FIELDS = ("turn", "venue", "seat", "char", "spare_jail", "spare_hosp")  # play_forced_batch's force columns
-FORCED_OUT = ("cand", "support", "own", "spared_jails", "spared_hosps")  # what each forced game reports
+FORCE_FIELDS = ("turn", "venue", "seat", "char", "spare_jail", "spare_hosp", "debater", "answer")  # force columns
+FORCED_OUT = ("cand", "support", "own", "spared_jails", "spared_hosps", "answer")  # what each forced game reports
 
 
 @compiled
@@ -1644,6 +1702,8 @@ def play_forced_batch(seed, start, count, deck0, mdeck0, bots, cols, vstats, st,
         st[TB, R_FORCE_CHAR] = force[i, 3]
         st[TB, R_SPARE_JAIL] = force[i, 4]
         st[TB, R_SPARE_HOSP] = force[i, 5]
+        st[TB, R_FORCE_DEBATER] = force[i, 6]
+        st[TB, R_FORCE_ANSWER] = force[i, 7]
         seed_stream(stream(st), seed, start + i)
         play_game(sp, deck0, mdeck0, bots, vstats)
         record(sp, cols, i)
@@ -1652,6 +1712,7 @@ def play_forced_batch(seed, start, count, deck0, mdeck0, bots, cols, vstats, st,
         out[i, 2] = st[0, G_FORCED_OWN]
         out[i, 3] = st[0, G_SPARED_JAILS]
         out[i, 4] = st[0, G_SPARED_HOSPS]
+        out[i, 5] = st[0, G_FORCED_ANSWER]  # FORCE_DECLINE or FORCE_ACCEPT: the bot's own answer; 0: not asked
 
 
 # ----------------------------------------------------------------------------------------- packing

@@ -23,6 +23,7 @@ from sim.games.wonderful_island.state import (
     BOT_POLITICIAN,
     BOT_RANDOM,
     CARD0,
+    DEBATE_WILLING,
     G_CAND,
     G_IRON_LEFT,
     G_N,
@@ -42,12 +43,15 @@ from sim.games.wonderful_island.state import (
     PLAN_HOLD,
     POACHING,
     R_DEB_WALK,
+    R_DEB_WIN,
+    R_DRAW,
     R_GRASS,
     R_LEG,
     R_RALLY,
     RALLY,
     S_BELIEF,
     S_BOT,
+    S_DEBATER,
     S_HAND_N,
     S_HOSP,
     S_IRON,
@@ -276,7 +280,7 @@ def action_card_target(sp, p, k, target_kind):
 
 @inlined
 def slot_card_wanted(sp, p, k):
-    """WI-CARD-1/2: whether p puts support/obstruction card k into the candidate's venue."""
+    """WI-CARD-1, WI-CARD-2: whether p puts support/obstruction card k into the candidate's venue."""
     st = state_at(sp)
     c = st[0, G_CAND]
     if st[SEAT + p, S_BOT] == BOT_RANDOM:
@@ -349,7 +353,8 @@ def reactive_wanted(sp, p, k, has_support, has_obstruction):
 
 @compiled
 def reacts_at_action_step(sp, p):
-    """WI-TURN-3/7: whether p considers its reactive cards at its own step C (then as reactive_wanted). The
+    """WI-TURN-3, WI-TURN-7: whether p considers its reactive cards at its own step C (then as
+    reactive_wanted). The
     candidate (who has no step E) does; the others keep them for step E, when every card of the action
     phase is on the venue."""
     st = state_at(sp)
@@ -414,13 +419,14 @@ def pick_venue(sp, c):
     side_gain, ally_need = 0.0, 1 << 20
     has_side = st[SEAT + c, S_SIDE] >= 0
     suspects = st[SEAT + c, S_SUSPECTS]
+    predicted = predicted_debaters(sp, c)
     for q in range(n):
         counted = (q != c) & (st[SEAT + q, S_JAILED] == 0)
         belief, suspected = st[SEAT + c, S_BELIEF + q], (suspects >> q) & 1
         friend = counted & has_side & (belief >= ALLY) & (suspected == 0)  # is_ally(sp, c, q)
         foe = counted & ((not has_side) | (belief <= RIVAL) | (suspected != 0))  # is_rival(sp, c, q)
         free = st[SEAT + q, S_HOSP] < 0
-        willing = counted & free & (st[SEAT + q, S_HAND_N] >= 2)  # who would debate (will_debate)
+        willing = counted & free & ((predicted >> q) & 1 != 0)  # who would debate (will_debate)
         voters += counted
         allies += friend
         debaters += willing
@@ -431,34 +437,37 @@ def pick_venue(sp, c):
         stronger = foe & (st[SEAT + q, S_VOTES] > rival_votes)  # strongest_rival(need_votes)
         rival = q if stronger else rival
         rival_votes = st[SEAT + q, S_VOTES] if stronger else rival_votes
-    # WI-V-RALLY-1/2
+    # WI-V-RALLY-1, WI-V-RALLY-2
     gain = st[TB, R_RALLY] + bonus
     best, best_value = RALLY, WIN_WORTH * (gain >= need) + gain
-    # WI-V-GRASS-1/2: iron votes, capped by the supply
+    # WI-V-GRASS-1, WI-V-GRASS-2: iron votes, capped by the supply
     gain = min(st[TB, R_GRASS] + bonus, st[0, G_IRON_LEFT])
     value = WIN_WORTH * (gain >= need) + IRON_WORTH * gain
     if value > best_value:
         best, best_value = GRASSROOTS, value
-    # WI-V-SWEEP-1..3
+    # WI-V-SWEEP-1, WI-V-SWEEP-2, WI-V-SWEEP-3
     dice = 2 if bonus == 0 else 3
     value = WIN_WORTH * sweep_at_least(dice, need) + (SWEEP_TWO_DICE if dice == 2 else SWEEP_THREE_DICE)
     if value > best_value:
         best, best_value = STREET_SWEEP, value
-    # WI-V-LEG-1/2/4: a hand bought costs a vote given away; the share may elect the candidate or an ally
+    # WI-V-LEG-1, WI-V-LEG-2, WI-V-LEG-4: a hand bought costs a vote given away; the share may elect the
+    # candidate or an ally
     to_buy = max(0, (voters + 1) // 2 - 1 - bonus - allies)
     if to_buy <= st[TB, R_LEG]:
         own = st[TB, R_LEG] - to_buy
         value = WIN_WORTH * (own >= min(need, max(1, ally_need))) + own - to_buy
         if value > best_value:
             best, best_value = LEGISLATURE, value
-    # WI-V-POACH-1..4: a transfer from the strongest rival, paid with the candidate's hand
+    # WI-V-POACH-1, WI-V-POACH-2, WI-V-POACH-3, WI-V-POACH-4: a transfer from the strongest rival, paid with
+    # the candidate's hand
     if rival >= 0:
         laid = st[SEAT + c, S_HAND_N] + bonus
         taken = min(rival_votes, max(0, laid - (st[SEAT + rival, S_HAND_N] + 1) // 2))
         value = WIN_WORTH * (taken >= need) + 2.0 * taken - CARD_WORTH * laid
         if value > best_value:
             best, best_value = POACHING, value
-    # WI-V-DEBATE-1..5: nobody willing gives the walkover; each debater fails (a vote for the candidate)
+    # WI-V-DEBATE-1, WI-V-DEBATE-2, WI-V-DEBATE-3, WI-V-DEBATE-5: nobody willing gives the walkover; each
+    # debater fails (a vote for the candidate)
     # or succeeds (two votes for the debater); every decliner is a card drawn
     if debaters == 0:
         walk = st[TB, R_DEB_WALK]
@@ -468,6 +477,29 @@ def pick_venue(sp, c):
     if value > best_value:
         best = TV_DEBATE
     return best
+
+
+@compiled
+def predicted_debaters(sp, c):
+    """pick_venue's forecast of who would debate (a bit mask over seats): will_debate's debate_value read with
+    the candidate's own beliefs (q a friend when c believes it an ally), the players asked in order."""
+    st = state_at(sp)
+    n = st[0, G_N]
+    to_ask = 0  # players to be asked who may debate (out of jail and hospital)
+    for q in range(n):
+        to_ask += (q != c) & (st[SEAT + q, S_JAILED] == 0) & (st[SEAT + q, S_HOSP] < 0)
+    mask, accepted = 0, False
+    for j in range(1, n):
+        q = c + j - n if c + j >= n else c + j
+        if st[SEAT + q, S_JAILED] != 0:
+            continue
+        free = st[SEAT + q, S_HOSP] < 0
+        to_ask -= free
+        friend = (st[SEAT + c, S_SIDE] >= 0) & is_ally(sp, c, q)
+        yes = free and debate_value(sp, q, c, friend, 0.0 if accepted else 0.5 ** to_ask) >= 0.0
+        mask |= (1 << q) if yes else 0
+        accepted = accepted | yes
+    return mask
 
 
 @compiled
@@ -511,12 +543,52 @@ def bill_receiver(sp, c, own):
 
 
 @compiled
-def will_debate(sp, q):
-    """WI-V-DEBATE-1: whether q takes part in the candidate's TV debate."""
+def will_debate(sp, q, c):
+    """WI-V-DEBATE-1: whether q takes part in candidate c's TV debate (debate_value)."""
     st = state_at(sp)
     if st[SEAT + q, S_BOT] == BOT_RANDOM:
         return coin(sp)
-    return (st[SEAT + q, S_HAND_N] >= 2) & (st[SEAT + q, S_HOSP] < 0)  # from hospital it cannot play an issue
+    friend = (st[SEAT + q, S_SIDE] >= 0) & is_ally(sp, q, c)
+    return debate_value(sp, q, c, friend, walkover_chance(sp, q, c)) >= 0.0
+
+
+@compiled
+def walkover_chance(sp, q, c):
+    """The chance, as q is asked, that nobody debates (WI-V-DEBATE-3): 0 once somebody has accepted; else
+    each player still to be asked and out of hospital (who may debate) declines with chance 1/2."""
+    st = state_at(sp)
+    n = st[0, G_N]
+    chance = 1.0
+    later = False
+    for j in range(1, n):  # the asking order, from the candidate's right (engine.ask_debaters)
+        r = c + j - n if c + j >= n else c + j
+        later = later | (r == q)
+        asked_before = not later
+        chance = 0.0 if asked_before & (st[SEAT + r, S_DEBATER] == DEBATE_WILLING) else chance
+        may_debate = (r != q) & later & (st[SEAT + r, S_JAILED] == 0) & (st[SEAT + r, S_HOSP] < 0)
+        chance = chance * 0.5 if may_debate else chance
+    return chance
+
+
+@compiled
+def debate_value(sp, q, c, friend, walkover):
+    """WI-V-DEBATE-1, WI-V-DEBATE-2, WI-V-DEBATE-3, WI-V-DEBATE-5, WI-V-DEBATE-10: debating less declining, in
+    votes for q's side (``friend``: q counts c's gains
+    as its side's). Declining gives c a card drawn (WI-V-DEBATE-2) and, with chance ``walkover``, the
+    walkover's votes (WI-V-DEBATE-3: a win if they elect c), and costs q its action turn (its draws,
+    WI-V-DEBATE-10). Debating: q meets the issue with DEBATE_SUCCESS scaled by its hand (up to 3 cards) and
+    gains 2 votes; failing, q loses a card and c gains a vote (WI-V-DEBATE-5). From hospital no issue can be
+    met: q declines (its own stay goes on either way)."""
+    st = state_at(sp)
+    if st[SEAT + q, S_HOSP] >= 0:
+        return -1.0
+    sign = 1.0 if friend else -1.0
+    hand = st[SEAT + q, S_HAND_N]
+    walk = st[TB, R_DEB_WALK] + WIN_WORTH * (st[TB, R_DEB_WALK] >= votes_needed(sp, c))
+    decline = sign * (CARD_WORTH + walkover * walk) - CARD_WORTH * st[TB, R_DRAW]
+    success = DEBATE_SUCCESS * min(hand, 3) / 3.0
+    debate = success * st[TB, R_DEB_WIN] + (1.0 - success) * (sign - CARD_WORTH * (hand > 0))
+    return debate - decline
 
 
 @compiled
@@ -581,7 +653,7 @@ def poach_resists(sp, q, c):
 
 @compiled
 def issue_choice(sp, c):
-    """WI-V-DEBATE-4/8: hand index of the issue card (-1: no issue, everybody succeeds)."""
+    """WI-V-DEBATE-4, WI-V-DEBATE-8: hand index of the issue card (-1: no issue, everybody succeeds)."""
     st = state_at(sp)
     n_hand = st[SEAT + c, S_HAND_N]
     if n_hand == 0:

@@ -222,8 +222,7 @@ class Game:
         p.jailed = True
         self.removed += p.votes
         p.votes = p.iron = 0
-        p.hospital_since = -1
-        p.debater = False
+        p.hospital_since = -1  # p.debater stays: it was willing (WI-V-DEBATE-3)
         self.discard.extend(p.hand)
         p.hand = []
         self.meeting_pile.extend(p.meetings)
@@ -302,7 +301,8 @@ class Game:
         return [*p.character["active"], p.character["forced"]]
 
     def fire_skills(self, p: Player, trigger: str) -> None:
-        """WI-SKILL-2/3: active skills optional (not in hospital), the forced one always; not cancellable."""
+        """WI-SKILL-2, WI-SKILL-3: active skills optional (not in hospital), the forced one always; not
+        cancellable."""
         if p.jailed:
             return
         for s, skill in enumerate(self.skills(p)):
@@ -498,7 +498,7 @@ class Game:
             taken = min(rival.votes, max(0, laid - (len(rival.hand) + 1) // 2))
             value["poaching"] = win * (taken >= need) + 2.0 * taken - card * laid
         others = [q for q in self.players if q is not c and not q.jailed]
-        willing = [q for q in others if len(q.hand) >= 2 and not q.in_hospital]
+        willing = self.predicted_debaters(c)
         declined = len(others) - len(willing)
         if not willing:
             walk = self.r.debate_walkover_votes
@@ -509,9 +509,48 @@ class Game:
             value["tv_debate"] = win * (1 - s) ** len(willing) * (len(willing) >= need) + side + card * declined
         return max(VENUES, key=lambda v: (value[v], -VENUES.index(v)))
 
+    def asked_order(self, c: Player) -> list[Player]:
+        """WI-V-DEBATE-1: the players out of jail, asked from the candidate's right."""
+        n = self.r.players
+        return [q for q in (self.players[(c.seat + j) % n] for j in range(1, n)) if not q.jailed]
+
+    def debate_value(self, q: Player, c: Player, friend: bool, walkover: float) -> float:
+        """WI-V-DEBATE-1, WI-V-DEBATE-2, WI-V-DEBATE-3, WI-V-DEBATE-5, WI-V-DEBATE-10: debating less declining
+        for q's side (policies.debate_value)."""
+        if q.in_hospital:
+            return -1.0
+        sign = 1.0 if friend else -1.0
+        walk = self.r.debate_walkover_votes
+        walk_value = walk + 12.0 * (walk >= self.votes_needed(c))
+        decline = sign * (1.0 + walkover * walk_value) - 1.0 * self.r.draw_per_turn
+        success = 0.55 * min(len(q.hand), 3) / 3.0
+        debate = success * self.r.debate_success_votes + (1.0 - success) * (sign - 1.0 * (len(q.hand) > 0))
+        return debate - decline
+
+    def will_debate(self, q: Player, c: Player) -> bool:
+        """WI-V-DEBATE-1: q weighs debating against what declining gives c (policies.will_debate)."""
+        if q.bot == "random":
+            return self.coin()
+        order = self.asked_order(c)
+        before, after = order[:order.index(q)], order[order.index(q) + 1:]
+        chance = 0.0 if any(r.debater for r in before) else 0.5 ** sum(not r.in_hospital for r in after)
+        return self.debate_value(q, c, q.side >= 0 and self.is_ally(q, c.seat), chance) >= 0.0
+
+    def predicted_debaters(self, c: Player) -> list[Player]:
+        """pick_venue's forecast: debate_value with the candidate's beliefs, in the asking order."""
+        order = self.asked_order(c)
+        willing: list[Player] = []
+        for i, q in enumerate(order):
+            if q.in_hospital:
+                continue
+            chance = 0.0 if willing else 0.5 ** sum(not r.in_hospital for r in order[i + 1:])
+            if self.debate_value(q, c, c.side >= 0 and self.is_ally(c, q.seat), chance) >= 0.0:
+                willing.append(q)
+        return willing
+
     # ------------------------------------------------------------------ setup
     def set_up(self) -> None:
-        """WI-SETUP-1..7."""
+        """WI-SETUP-1, WI-SETUP-2, WI-SETUP-3, WI-SETUP-4, WI-SETUP-5, WI-SETUP-6, WI-SETUP-7."""
         r, rng = self.r, self.rng
         n = r.players
         order = list(range(len(self.characters)))
@@ -621,7 +660,7 @@ class Game:
         self.discard.append(card)
 
     def play_step(self, p: Player) -> None:
-        """WI-TURN-3, WI-CARD-1/2/3/4."""
+        """WI-TURN-3, WI-CARD-1, WI-CARD-2, WI-CARD-3, WI-CARD-4."""
         for _ in range(2):
             played = False
             i = len(p.hand) - 1
@@ -645,7 +684,7 @@ class Game:
                         self.play_strategy(p, i, target)
                         played = True
                 elif card.timing == "reactive" and (p.bot == "random" or p.seat == self.candidate) and (
-                        self.reactive_wanted(p, card)):  # WI-TURN-3/6: the candidate has no step E
+                        self.reactive_wanted(p, card)):  # WI-TURN-3, WI-TURN-6: the candidate has no step E
                     self.play_strategy(p, i, self.players[self.candidate])
                     played = True
                 i -= 1
@@ -668,7 +707,7 @@ class Game:
             self.lose_cards(p, len(p.hand) - limit)
 
     def action_turn(self, p: Player, extra: int) -> None:
-        """WI-TURN-1..5."""
+        """WI-TURN-1, WI-TURN-2, WI-TURN-3, WI-TURN-4, WI-TURN-5."""
         self.fire_skills(p, "turn_start")
         if self.turn_over():
             return
@@ -710,14 +749,14 @@ class Game:
 
     # ------------------------------------------------------------------ venues
     def sweep(self, c: Player, bonus: int) -> int:
-        """WI-V-SWEEP-1..3."""
+        """WI-V-SWEEP-1, WI-V-SWEEP-2, WI-V-SWEEP-3."""
         dice = [self.rng.randint(1, 6) for _ in range(min(self.r.dice, 2 + bonus))]
         best = max((a if a == b else abs(a - b)) for i, a in enumerate(dice) for b in dice[i + 1:])
         self.change(c, best)
         return best
 
     def legislature(self, c: Player, bonus: int) -> int:
-        """WI-V-LEG-1/2/4."""
+        """WI-V-LEG-1, WI-V-LEG-2, WI-V-LEG-4."""
         n, share = self.r.players, self.r.legislature_votes
         voters = sum(not q.jailed for q in self.players)
         yes = 1 + bonus
@@ -760,7 +799,8 @@ class Game:
         return own
 
     def bill_receiver(self, c: Player, own: int) -> Player:
-        """WI-V-LEG-1: the candidate's share goes to a believed ally it elects when it cannot elect the candidate."""
+        """WI-V-LEG-1: the candidate's share goes to a believed ally it elects when it cannot elect the
+        candidate."""
         if own >= self.votes_needed(c) or c.side < 0:
             return c
         allies = [q for q in self.players if q is not c and not q.jailed and not q.in_hospital
@@ -772,7 +812,7 @@ class Game:
         return max(1, goal - c.total)
 
     def poaching(self, c: Player, bonus: int) -> int:
-        """WI-V-POACH-1..4."""
+        """WI-V-POACH-1, WI-V-POACH-2, WI-V-POACH-3, WI-V-POACH-4."""
         self.draw(c, bonus)
         if c.bot == "random":
             target = self.random_other(c.seat, True)
@@ -803,11 +843,12 @@ class Game:
         return self.transfer(target, c, sum(laid.values()) - matched)
 
     def debate(self, c: Player, bonus: int) -> int:
-        """WI-V-DEBATE-3..9."""
+        """WI-V-DEBATE-3, WI-V-DEBATE-4, WI-V-DEBATE-5, WI-V-DEBATE-6, WI-V-DEBATE-7, WI-V-DEBATE-8,
+        WI-V-DEBATE-9."""
         debaters = [self.players[(c.seat + j) % self.r.players] for j in range(1, self.r.players)]
         debaters = [q for q in debaters if q.debater and not q.jailed]
-        if not any(q.debater for q in self.players):
-            return 0
+        if not debaters:
+            return 0  # nobody willing (the walkover comes after settlement) or every willing one jailed since
         issue: list[Card] = []
         if c.hand and not c.in_hospital:  # WI-HOSP-3
             first = self.issue_choice(c)
@@ -878,7 +919,7 @@ class Game:
 
     # ------------------------------------------------------------------ settlement and endings
     def settle(self, c: Player) -> None:
-        """WI-SETTLE-1..5."""
+        """WI-SETTLE-1, WI-SETTLE-2, WI-SETTLE-3, WI-SETTLE-4, WI-SETTLE-5."""
         self.settling, self.delta, self.extra_support = True, 0, 0
         support = 0
         for card, owner in list(self.slots):
@@ -939,7 +980,7 @@ class Game:
                 p.won = True
 
     def check_endings(self) -> None:
-        """WI-END-1..6, WI-V-LEG-3."""
+        """WI-END-1, WI-END-2, WI-END-3, WI-END-4, WI-END-5, WI-END-6, WI-V-LEG-3."""
         if self.ended:
             return
         free = [p for p in self.players if not p.jailed]
@@ -989,7 +1030,7 @@ class Game:
         self.finish("forced")
 
     def campaign_turn(self, c: Player) -> None:
-        """WI-ROUND-3/4, WI-V-DEBATE-1/2, WI-HOSP-2."""
+        """WI-ROUND-3, WI-ROUND-4, WI-V-DEBATE-1, WI-V-DEBATE-2, WI-HOSP-2."""
         n = self.r.players
         self.turn += 1
         self.candidate = c.seat
@@ -997,11 +1038,8 @@ class Game:
         self.venue = self.pick_venue(c)
         unwilling = 0
         if self.venue == "tv_debate":  # WI-V-DEBATE-1: all out of jail asked; decliners turned over
-            for j in range(1, n):
-                q = self.players[(c.seat + j) % n]
-                if q.jailed:
-                    continue
-                if self.coin() if q.bot == "random" else (len(q.hand) >= 2 and not q.in_hospital):
+            for q in self.asked_order(c):
+                if self.will_debate(q, c):
                     q.debater = True
                 else:
                     if not q.in_hospital:
@@ -1028,14 +1066,20 @@ class Game:
         self.check_endings()
 
     def play(self) -> Outcome:
-        """WI-ROUND-1/2: rounds of campaign turns from seat 0 until an ending."""
+        """WI-ROUND-1, WI-ROUND-2: rounds of campaign turns from seat 0 until an ending."""
         self.set_up()
         for r in range(1, self.r.rounds() + 1):
             self.round = r
             for c in self.players:
                 if self.ended:
                     break
-                if c.jailed or c.in_hospital:
+                if c.jailed:
+                    continue
+                if c.in_hospital:  # WI-HOSP-2: skipped; WI-HOSP-6: when nobody out of jail is free, the others turn back
+                    if all(q.jailed or q.in_hospital for q in self.players):
+                        for q in self.players:
+                            if q is not c and not q.jailed:
+                                q.hospital_since = -1
                     continue
                 self.campaign_turn(c)
                 if not self.ended and self.pool == 0:

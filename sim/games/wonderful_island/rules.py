@@ -173,5 +173,5 @@ RULE_ROW = Layout(
     ("R_LOG0", None), ("R_LOG_END", None),
     # forced decisions of paired counterfactuals (engine.play_forced_batch)
     ("R_FORCE_TURN", None), ("R_FORCE_VENUE", None), ("R_FORCE_SEAT", None), ("R_FORCE_CHAR", None),
-    ("R_SPARE_JAIL", None), ("R_SPARE_HOSP", None),
+    ("R_SPARE_JAIL", None), ("R_SPARE_HOSP", None), ("R_FORCE_DEBATER", None), ("R_FORCE_ANSWER", None),
 )

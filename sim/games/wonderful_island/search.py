@@ -4,7 +4,7 @@ at a turn plan.
 Before each campaign turn, every seat whose role plays ``search`` and that can act takes one decision:
 the candidate its venue (WI-ROUND-3), every other such seat its plan for this campaign turn (option
 ``plans``): play its cards as its scripted bot would, or hold them all (no support, obstruction or
-strategy card, WI-TURN-3/6). ``rollouts`` times, the part of the game the seat cannot see is drawn
+strategy card, WI-TURN-3, WI-TURN-6). ``rollouts`` times, the part of the game the seat cannot see is drawn
 anew, consistently with what it may know (``determinise``); from that one sample and one random
 stream, each candidate (venue or plan) is played to the end of the game by the scripted bots
 (``rollout``, the game's own compiled rules). The candidate whose rollouts the seat's side won most
@@ -42,7 +42,6 @@ from sim.games.wonderful_island.rules import VENUE_NAMES, VENUES
 from sim.games.wonderful_island.state import (
     BOT_POLITICIAN,
     E_ROUND,
-    E_SKIP,
     G_DECK_N,
     G_ENDED,
     G_MDECK_N,
@@ -272,7 +271,7 @@ def campaign(sp, c, vstats, venue):
 @compiled
 def rollout(sp, r0, c0, vstats):
     """The rest of a game by the scripted bots, from round r0 at seat c0's campaign turn:
-    engine.play_game's loop (WI-ROUND-1/2, WI-HOSP-2, WI-END-4) entered mid-round."""
+    engine.play_game's loop (WI-ROUND-1, WI-ROUND-2, WI-HOSP-2, WI-END-4) entered mid-round."""
     st = state_at(sp)
     n = st[0, G_N]
     first = c0
@@ -285,8 +284,8 @@ def rollout(sp, r0, c0, vstats):
                 break
             if st[SEAT + c, S_JAILED] != 0:
                 continue
-            if st[SEAT + c, S_HOSP] >= 0:  # WI-HOSP-2
-                engine.log_event(sp, E_SKIP, c, 2, 0)
+            if st[SEAT + c, S_HOSP] >= 0:  # WI-HOSP-2, WI-HOSP-6
+                engine.hospital_skip(sp, c)
                 continue
             campaign(sp, c, vstats, -1)
         first = 0
@@ -394,8 +393,8 @@ def play_searched(sp, deck0, mdeck0, bots, searching, budget, plans, vstats, wsp
                 break
             if st[SEAT + c, S_JAILED] != 0:
                 continue
-            if st[SEAT + c, S_HOSP] >= 0:  # WI-HOSP-2
-                engine.log_event(sp, E_SKIP, c, 2, 0)
+            if st[SEAT + c, S_HOSP] >= 0:  # WI-HOSP-2, WI-HOSP-6
+                engine.hospital_skip(sp, c)
                 continue
             venue, searched = searched_turn(sp, c, r, bots, searching, budget, plans, wsp, rsp, key, work, seed,
                                             index, rvstats)

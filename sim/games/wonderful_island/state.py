@@ -78,7 +78,8 @@ END_NAMES = ("none", "threshold", "politician", "forced", "last_out")
 # what a forced decision saw (engine.play_forced_batch): the candidate + 1 (0: no forced decision reached),
 # its support cards in hand, the bot's own venue; jailings and hospital stays spared so far
 G_FORCED_CAND, G_FORCED_SUPPORT, G_FORCED_OWN, G_SPARED_JAILS, G_SPARED_HOSPS = range(26, 31)
-G_SIZE = 31
+G_FORCED_ANSWER = 31  # the forced debater's own answer + 1 (0: not asked): FORCE_ACCEPT or FORCE_DECLINE, less 1
+G_SIZE = 32
 
 # seat columns
 (S_CAMP, S_CHAR, S_VOTES, S_IRON, S_SUBP, S_JAILED, S_HOSP, S_HAND_N, S_MEET_N, S_PLAYED, S_WON,
@@ -86,6 +87,11 @@ G_SIZE = 31
 # S_SUSPECTS: bit q set when q's (face-up) character is a politician's who takes the election of this
 # blue/green player's camp (WI-END-6) and this player has not learnt q's camp (S_KNOWN): q may be a
 # camp-stealer, which the partisan bot counters. Set at setup, a bit cleared when the camp is learnt.
+# S_DEBATER during a campaign turn at the TV debate (WI-V-DEBATE-1): 0 not asked, or declined from a hospital
+# stay of its own; DEBATE_WILLING agreed to debate (kept if jailed afterwards: the walkover needs nobody
+# *willing*, WI-V-DEBATE-3); DEBATE_TURNED_OVER declined and turned its character over (WI-V-DEBATE-10, not a
+# hospital stay)
+DEBATE_WILLING, DEBATE_TURNED_OVER = 1, 2
 S_BELIEF = 17  # S_BELIEF + q: per-mille belief that q is on this player's side
 S_SIZE = S_BELIEF + MAX_PLAYERS
 # S_PLAN: a searching seat's plan for the campaign turn under way (search.py sets it before the turn and
@@ -115,6 +121,10 @@ R_LOG0, R_LOG_END = RULE_ROW.index("R_LOG0", "R_LOG_END")  # the trace log rows 
 # given, how many jailings and hospital stays (the first ones) are spared
 R_FORCE_TURN, R_FORCE_VENUE, R_FORCE_SEAT, R_FORCE_CHAR, R_SPARE_JAIL, R_SPARE_HOSP = RULE_ROW.index(
     "R_FORCE_TURN", "R_FORCE_VENUE", "R_FORCE_SEAT", "R_FORCE_CHAR", "R_SPARE_JAIL", "R_SPARE_HOSP")
+# and, at that campaign turn's TV debate, a seat whose answer is forced: FORCE_OWN (0, the bot's own),
+# FORCE_DECLINE or FORCE_ACCEPT (WI-V-DEBATE-1)
+R_FORCE_DEBATER, R_FORCE_ANSWER = RULE_ROW.index("R_FORCE_DEBATER", "R_FORCE_ANSWER")
+FORCE_OWN, FORCE_DECLINE, FORCE_ACCEPT = 0, 1, 2
 R_SIZE = RULE_ROW.end
 T_WIDTH = R_SIZE  # the widest row of T (the catalogue's rows are narrower)
 CARD0 = 1  # first card row of T
@@ -125,6 +135,10 @@ CARD0 = 1  # first card row of T
 (E_SEAT, E_ROUND, E_CAMPAIGN, E_DRAW, E_PLAY, E_EFFECT, E_MEETING, E_DISCARD, E_REACT, E_CANCEL, E_DICE,
  E_VENUE, E_SETTLE, E_JAIL, E_HOSPITAL, E_LEGISLATURE, E_POACH, E_DEBATE, E_THRESHOLD, E_END, E_WIN,
  E_SKIP, E_SKILL, E_DEBATE_ASK, E_ISSUE, E_TRADE, E_HOSP_OUT, E_VOTE_SPLIT, E_RESOLVE, E_TURN) = np.arange(30)
+
+# E_SKIP's b: why a turn is skipped (an action turn in hospital, a campaign turn in hospital, an action turn
+# turned over after declining the TV debate, WI-V-DEBATE-10)
+SKIP_ACTION, SKIP_CAMPAIGN, SKIP_DEBATE = 1, 2, 3
 
 # row blocks of the state array ``st``: globals, seats, hands, meeting hands, piles, work rows, trace log
 # one row is 17 cache lines, not a power of two: rows (and their hot first columns) fall into
