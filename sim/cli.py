@@ -74,6 +74,14 @@ def rules_command(game: GameArg, scenario: ScenarioOpt = "base", set_: SetOpt = 
         origin = f"{src.kind} ({src.origin})" if src.origin else src.kind
         table.add_row(key, json.dumps(value, ensure_ascii=False), origin, src.note)
     console.print(table)
+    readings = spec.extras.get("readings", ())
+    if readings:
+        fixed = Table(title="Readings of the rule text that no rule value switches (assumed)", title_justify="left")
+        for col in ("clause", "reading"):
+            fixed.add_column(col, overflow="fold")
+        for clause, reading in readings:
+            fixed.add_row(clause, reading)
+        console.print(fixed)
 
 
 @app.command("run")
@@ -140,8 +148,11 @@ def trace_command(
     players: PlayersOpt = None,
     map_frames: Annotated[Path | None, typer.Option(
         "--map-frames", help="Also draw the game on the map, one PNG per round, in this folder")] = None,
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="Print one JSON document instead: the run, the per-game row, the log lines and, "
+                       "where the game gives them, its events as records (Island Nation: full point sets)")] = False,
 ) -> None:
-    """Replay game INDEX of the run with seed SEED as a readable log."""
+    """Replay game INDEX of the run with seed SEED as a readable log (or JSON with --json)."""
     from sim.core.runner import MAX_GAMES, MAX_SEED, check_policy_roles, check_range, resolve_scenario
     from sim.core.warm import ensure_compiled
 
@@ -157,16 +168,28 @@ def trace_command(
         raise UserError(f"--map-frames: {spec.name} is not played on a map")
     ensure_compiled(spec, scen.rules)
     trace = spec.trace(scen.rules, policy_ids, seed, index)
-    for line in trace.lines:
-        typer.echo(line)
+    if as_json:
+        typer.echo(json.dumps(_trace_document(spec, scen, policy_ids, seed, index, trace), ensure_ascii=False))
+    else:
+        for line in trace.lines:
+            typer.echo(line)
     if map_frames is not None:
         paths = draw_frames(scen.rules, policy_ids, seed, index, map_frames)
-        typer.echo(f"wrote {len(paths)} map frames to {map_frames}")
+        typer.echo(f"wrote {len(paths)} map frames to {map_frames}", err=as_json)
 
 
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, the shell's convention for Ctrl-C
 EXIT_TERMINATED = 143  # 128 + SIGTERM
+
+
+def _trace_document(spec, scen, policy_ids, seed: int, index: int, trace) -> dict:
+    """``sim trace --json``: the run that was replayed, the game's per-game row, the readable lines, and
+    the game's events as records when its trace carries them (``events``), else null."""
+    row = {name: column[0].item() for name, column in trace.chunk.games.items()}
+    return {"game": spec.name, "scenario": scen.name, "players": scen.rules.players, "seed": seed, "index": index,
+            "bots": spec.policy_names(policy_ids), "row": row, "lines": trace.lines,
+            "events": getattr(trace, "events", None)}
 
 
 def _register_plugins() -> None:

@@ -22,7 +22,8 @@ from sim.games.island_nation.state import (
 from sim.games.island_nation.tables import params_for, tables_for
 
 BASE = dict(map="kaoteng", frogman_hp=[3, 3, 3], frogman_bullets=[2, 2, 2], artillery_hp=[2, 2, 2],
-            artillery_bullets=[2, 2, 2], deck=[], abilities=[])
+            artillery_bullets=[2, 2, 2], deck=[], abilities=[], evac_from=7, evac_to=10, mines=1, evac_escape="entering",
+            frogman_shot_direction="secret", frogman_shoots_traitors=False, frogman_may_stay_on_artillery=True)
 
 
 def rules(**over) -> IslandNationRules:

@@ -67,7 +67,7 @@ def test_in_belief_5_shot_keeps_is_the_point_by_point_filter(world):
         for target in [-1, *loyal]:
             kept = {int(p) for p in S
                     if any(_first_loyal_point(T, st, P.n_art, int(p), d) == target for d in range(6))}
-            assert members(*shot_keeps(T, st, P.n_art, target), T.n) == kept, (case, target)
+            assert members(*shot_keeps(T, P, st, target, 0), T.n) == kept, (case, target)
 
 
 def _brute_goal(T, P, st, k, start, radius, can_shoot, size):

@@ -106,3 +106,13 @@ def test_in_turn_3_the_reference_frogman_boxed_in_without_bullets_draws():
     game.frogman_turn()
     assert len(game.deck) == 2 and sum(game.hands[0].values()) == 1
     assert game.public == {f, board.index["11"]}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rule,other", [("evac_escape", "standing"), ("frogman_shot_direction", "announced")])
+def test_in_reference_agrees_with_each_other_reading(rule, other):
+    """IN-WIN-F1, IN-SHOOT-4: the readings that are not on/off switches, set to their other value
+    (switchable_rules picks up the bool ones): engine and reference end games alike."""
+    base = load_scenario("island-nation", GAME.rules_model, "base", ["players=5"]).rules
+    assert_agree(IslandNationRules.model_validate({**base.model_dump(), rule: other}), "ghost", "hunter", 800,
+                 engine_games=30_000)

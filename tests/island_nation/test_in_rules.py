@@ -256,10 +256,10 @@ def test_in_belief_5_the_frogman_shot_filter_is_exact(world):
     board, T, P = world
     everywhere = [board.labels[p] for p in range(T.n) if not board.is_evac[p]]
     st = make_state(board, P, "103", ["105", "40", "11"], belief=everywhere)
-    victim = E.frogman_shot_victim(T, st, P.n_art, st.g[FPOS], 2)
+    victim = E.frogman_shot_victim(T, P, st, st.g[FPOS], 2)
     assert victim == 0
     before = members(st.bel[0], st.bel[1], T.n)
-    possible = {p for p in before if 0 in {E.frogman_shot_victim(T, st, P.n_art, p, d) for d in range(6)}}
+    possible = {p for p in before if 0 in {E.frogman_shot_victim(T, P, st, p, d) for d in range(6)}}
     assert 0 < len(possible) < len(before)
     E._frogman_shoots(T, P, st, NOLOG, 2, False)
     assert members(st.bel[0], st.bel[1], T.n) == possible

@@ -6,12 +6,14 @@ points it may be on (the public belief, a bitset per game). Rules: docs/rules/is
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 import numpy as np
 
 from sim.core.game import Chunk, GameSpec, Trace
 from sim.games.island_nation import analysis
 from sim.games.island_nation.policies import ARTILLERY_BOTS, FROGMAN_BOTS, SEARCH
-from sim.games.island_nation.rules import PLAYER_COUNTS, IslandNationRules
+from sim.games.island_nation.rules import PLAYER_COUNTS, READINGS, IslandNationRules
 
 LOG_ROWS = 4096
 
@@ -29,7 +31,14 @@ def play(rules: IslandNationRules, policy: np.ndarray, seed: int, start: int, co
     return Chunk(games, {"points": points})
 
 
-def trace(rules: IslandNationRules, policy: np.ndarray, seed: int, index: int) -> Trace:
+@dataclass
+class EventTrace(Trace):
+    """A trace with its events as records (``sim trace --json``): every public set in full."""
+
+    events: list[dict] = field(default_factory=list)
+
+
+def trace(rules: IslandNationRules, policy: np.ndarray, seed: int, index: int) -> EventTrace:
     from sim.games.island_nation.play import play_rows
 
     board = _board(rules)
@@ -39,7 +48,7 @@ def trace(rules: IslandNationRules, policy: np.ndarray, seed: int, index: int) -
     lines = [f"Island Nation · {rules.players} players · game {index} of seed {seed} · "
              f"frogman={bots['frogman']} artillery={bots['artillery']}"]
     lines += analysis.describe_log(board, used, rules)
-    return Trace(lines, Chunk(games, {"points": points}))
+    return EventTrace(lines, Chunk(games, {"points": points}), analysis.log_events(board, used, rules))
 
 
 def _used_rows(log: np.ndarray) -> int:
@@ -94,6 +103,6 @@ GAME = GameSpec(
     description="Hidden movement: will the frogman escape Kaoteng Island in rounds 7–10, and when?",
     search=SEARCH,
     extras={"register_cli": _register_cli, "report_figures": _report_figures, "trace_frames": _trace_frames,
-            "warm_analyses": _warm_analyses,
+            "warm_analyses": _warm_analyses, "readings": READINGS,
             "run_tables": {"points": ("point",)}},  # per-point totals: one table per run, not per chunk
 )

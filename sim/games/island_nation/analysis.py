@@ -150,10 +150,14 @@ def describe_log(board, log: np.ndarray, rules) -> list[str]:
             card = rules.deck[a]
             shown = f"draws the event {card.name!r} (shown)" if b else "draws an item card"
             lines.append(f"round {rnd}: {who} {shown}" + ("" if b else f"  [{card.name}]"))
+        elif event == E.EV_EFFECT and EFFECTS[a] == "traitor":
+            lines.append(f"round {rnd}: {who}'s traitor event takes effect: "
+                         + ("it does nothing (IN-CARD-5: it turns only an artillery)" if actor == 0
+                            else "turns traitor"))
         elif event == E.EV_EFFECT:
             effect = EFFECTS[a]
             told = {"radar": f": the frogman is {'within' if c else 'not within'} {min(b, 3)} road steps",
-                    "traitor": ": turns traitor", "can": ": puts the can token down"}.get(effect, "")
+                    "can": ": puts the can token down"}.get(effect, "")
             lines.append(f"round {rnd}: {who} uses {effect} {b}{told}")
         elif event == E.EV_CAN:
             lines.append(f"round {rnd}: the can rattles: the frogman stepped onto {L[a]}")
@@ -161,6 +165,50 @@ def describe_log(board, log: np.ndarray, rules) -> list[str]:
             side = "frogman" if a == 0 else "artillery"
             lines.append(f"round {rnd}: game over: the {side} win{'s' if a == 0 else ''} by {REASONS[b]}")
     return lines
+
+
+def log_events(board, log: np.ndarray, rules) -> list[dict]:
+    """The logged events (engine.EV_*) as records for ``sim trace --json``: each with its round, actor
+    ("frogman" or "artillery K") and named fields, points as map labels and every public set in full."""
+    from sim.games.island_nation import engine as E
+    from sim.games.island_nation.rules import EFFECTS
+
+    L = board.labels
+    names = {E.EV_START: "start", E.EV_PLACE: "place", E.EV_BOTTLE: "bottle", E.EV_STEP: "step",
+             E.EV_HIDDEN_STEP: "hidden_step", E.EV_FSHOT: "frogman_shot", E.EV_MINE: "mine", E.EV_PASS: "pass",
+             E.EV_AMOVE: "artillery_move", E.EV_BOOM: "mine_explodes", E.EV_ASHOT: "artillery_shot",
+             E.EV_CATCH: "catch", E.EV_DEATH: "death", E.EV_TURN_END: "turn_end", E.EV_END: "game_over",
+             E.EV_DRAW: "draw", E.EV_EFFECT: "effect", E.EV_CAN: "can_rattles", E.EV_SEARCH: "search_candidate"}
+    out = []
+    for event, rnd, actor, a, b, c in log.tolist():
+        rec = {"event": names[event], "round": rnd, "actor": "frogman" if actor == 0 else f"artillery {actor}"}
+        if event in (E.EV_START, E.EV_PLACE, E.EV_BOTTLE, E.EV_MINE, E.EV_BOOM, E.EV_DEATH, E.EV_CAN):
+            rec["point"] = L[a]
+        elif event in (E.EV_STEP, E.EV_HIDDEN_STEP):
+            rec |= {"direction": a, "point": L[b], "public_set_size": c}
+        elif event == E.EV_FSHOT:
+            rec |= {"direction": a, "hit": f"artillery {b}" if b > 0 else None, "public_set_size": c}
+        elif event == E.EV_PASS:
+            rec |= {"point": L[a], "public_set_size": c}
+        elif event == E.EV_AMOVE:
+            rec |= {"from": L[a], "to": L[b]}
+        elif event == E.EV_ASHOT:
+            rec |= {"direction": a, "hit": bool(b), "public_set_size": c}
+        elif event == E.EV_CATCH:
+            rec |= {"point": L[a], "right": bool(b), "public_set_size": c}
+        elif event == E.EV_TURN_END:
+            rec |= {"frogman_point": L[a], "public_set": _set_labels(board, b, c)}
+        elif event == E.EV_END:
+            rec |= {"winner": "frogman" if a == 0 else "artillery", "reason": REASONS[b]}
+        elif event == E.EV_DRAW:
+            rec |= {"card": rules.deck[a].name, "kind": "event" if b else "item", "shown": bool(b)}
+        elif event == E.EV_EFFECT:
+            rec |= {"effect": EFFECTS[a], "amount": b, "result": c,
+                    "takes_effect": not (EFFECTS[a] == "traitor" and actor == 0)}
+        elif event == E.EV_SEARCH:
+            rec |= {"code": a, "wins": b, "rollouts": c}
+        out.append(rec)
+    return out
 
 
 def _search_line(rows: list, last: int, who: str) -> str:

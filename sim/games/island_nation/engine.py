@@ -71,6 +71,7 @@ from sim.games.island_nation.state import (
     image_of,
     in_window,
     loyal_alive,
+    must_leave,
     set_size,
     shot_keeps,
     union_of,
@@ -124,15 +125,15 @@ def _wound_artillery(P, st, log, k):
 
 @njit(**JIT)
 def _frogman_shoots(T, P, st, log, d, hidden):
-    """IN-SHOOT-1..6: 1 AP and 1 bullet; the nearest loyal artillery on the line is hit and the
-    frogman says who (not the direction). The public set keeps the points the outcome allows
-    (IN-BELIEF-5)."""
+    """IN-SHOOT-1..6: 1 AP and 1 bullet; the nearest loyal artillery on the line is hit (any artillery
+    where traitors can be shot, IN-CARD-5) and the frogman says who (the direction too in the other
+    reading). The public set keeps the points the outcome allows (IN-BELIEF-5)."""
     f = st.g[FPOS]
-    victim = frogman_shot_victim(T, st, P.n_art, f, d)
+    victim = frogman_shot_victim(T, P, st, f, d)
     st.g[FBUL] -= 1
     if not hidden:  # a frogman on p could have made this shot (on a shared point the shooter picks)
         target = st.apos[victim] if victim >= 0 else -1
-        st.bel[0], st.bel[1] = shot_keeps(T, st, P.n_art, target)
+        st.bel[0], st.bel[1] = shot_keeps(T, P, st, target, d)
     _log(st, log, EV_FSHOT, 0, d + 1, victim + 1, set_size(st.bel[0], st.bel[1]))
     if victim >= 0:
         _wound_artillery(P, st, log, victim)
@@ -203,6 +204,10 @@ def frogman_opens(T, P, st, bot, rng, log):
     r = st.g[ROUND]
     start = st.g[FPOS]
     hidden = P.bottle[r] == 1
+    if P.escape_standing == 1 and in_window(P, r):
+        _escape_standing(T, st, log, start)
+        if st.g[OVER] == 1:
+            return start, hidden, 0, 0, 0, 0, np.uint64(0), np.uint64(0)
     if hidden:
         st.bel[0], st.bel[1] = with_point(np.uint64(0), np.uint64(0), start)
         _log(st, log, EV_BOTTLE, 0, start, 0, 0)
@@ -223,11 +228,36 @@ def frogman_opens(T, P, st, bot, rng, log):
             return start, hidden, ap, spent, shots, draws, m0, m1
         m0, m1 = artillery_mask(st, P.n_art)
         mark_threats(T, P, st)
-    while _can_draw(st, ap - spent) and frogman_draws(bot, T, P, st, rng):
+    reserve = 1 if must_leave(P, st, m0, m1) and _free_step(T, st, m0, m1) else 0  # IN-MOVE-4, other reading
+    while _can_draw(st, ap - spent - reserve) and frogman_draws(bot, T, P, st, rng):
         _draw(P, st, log, 0)
         spent += 2
         draws += 1
     return start, hidden, ap, spent, shots, draws, m0, m1
+
+
+@njit(**JIT)
+def _escape_standing(T, st, log, start):
+    """IN-WIN-F1, other reading (``evac_escape = "standing"``): a frogman standing on an evac point
+    when its turn in the window opens escapes at once; otherwise the public learns it stands on none."""
+    if T.is_evac[start] == 1:
+        st.g[ESC_ROUND] = st.g[ROUND]
+        st.g[ESC_EXIT] = start
+        _finish(st, log, FROGMAN, ESCAPE)
+    else:
+        st.bel[0] &= ~T.evac_mask[0]
+        st.bel[1] &= ~T.evac_mask[1]
+
+
+@njit(**JIT)
+def _free_step(T, st, m0, m1):
+    """Whether some road step from the frogman's point avoids artillery (IN-MOVE-4)."""
+    f = st.g[FPOS]
+    for d in range(6):
+        q = T.road_step[f, d]
+        if q >= 0 and not has(m0, m1, q):
+            return True
+    return False
 
 
 @njit(**ONCE)

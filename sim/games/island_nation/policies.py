@@ -49,6 +49,7 @@ from sim.games.island_nation.state import (
     in_window,
     lowest_bit,
     loyal_alive,
+    must_leave,
     set_size,
     shot_keeps,
     union_of,
@@ -207,11 +208,11 @@ def frogman_shot(bot, T, P, st, rng):
     for d in range(6):
         if (T.linemask[f, d, 0] & w0) | (T.linemask[f, d, 1] & w1) == np.uint64(0):
             continue  # the first loyal artillery on this line, if any, survives a hit
-        v = frogman_shot_victim(T, st, P.n_art, f, d)
-        if v >= 0 and st.ahp[v] == 1:
+        v = frogman_shot_victim(T, P, st, f, d)
+        if v >= 0 and st.ahp[v] == 1 and st.traitor[v] == 0:
             if loyal_alive(st, P.n_art) == 1:
                 return d
-            k0, k1 = shot_keeps(T, st, P.n_art, st.apos[v])  # IN-BELIEF-5, were v hit
+            k0, k1 = shot_keeps(T, P, st, st.apos[v], d)  # IN-BELIEF-5, were v hit
             if 2 * set_size(k0, k1) >= set_size(st.bel[0], st.bel[1]):
                 return d
     return -1
@@ -220,7 +221,8 @@ def frogman_shot(bot, T, P, st, rng):
 @njit(**INLINE)
 def frogman_step(bot, T, P, st, rng, spent, ap, hidden, m0, m1):
     """The direction of the next step (0..5) or -1 to stop; never -1 while nothing is spent and a
-    step is possible (IN-TURN-3), never onto artillery (IN-MOVE-4)."""
+    step is possible (IN-TURN-3), nor while the frogman must leave a point it shares with artillery
+    (``must_leave``, the other reading of IN-MOVE-4), never onto artillery (IN-MOVE-4)."""
     f = st.g[FPOS]
     legal = np.uint64(0)  # bit d: a road leads that way to a point without artillery
     for d in range(6):
@@ -228,8 +230,9 @@ def frogman_step(bot, T, P, st, rng, spent, ap, hidden, m0, m1):
         legal |= np.uint64((q >= 0) & (not has(m0, m1, q))) << np.uint64(d)
     if legal == np.uint64(0):
         return -1
+    stay = spent > 0 and not must_leave(P, st, m0, m1)  # stopping here is allowed
     if bot == 0:
-        if spent > 0 and uniform(rng) < 0.25:
+        if stay and uniform(rng) < 0.25:
             return -1
         pick = below(rng, set_size(legal, np.uint64(0)))
         for _ in range(pick):
@@ -240,7 +243,7 @@ def frogman_step(bot, T, P, st, rng, spent, ap, hidden, m0, m1):
     can = st.g[CAN_AT]
     best_d = -1
     best = -1e18
-    if spent > 0:
+    if stay:
         best = _place_score(T, P, st, f, steps_left + 1, m0, m1) + 0.3 * uniform(rng)
         if bot == GHOST:
             best += T.log2_size[set_size(st.bel[0], st.bel[1])] - (1.0 if hidden else 0.0)

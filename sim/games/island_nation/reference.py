@@ -161,6 +161,13 @@ class Game:
     def frogman_turn(self) -> None:
         start = self.frogman
         hidden = self.round in self.rules.bottle_rounds
+        if self.rules.evac_escape == "standing" and self.in_window():
+            # IN-WIN-F1, other reading: standing on an evac point as the turn opens escapes
+            if self.is_evac[start]:
+                self.end("frogman", "escape")
+                self.over.escape_round = self.round
+                return
+            self.public = {p for p in self.public if not self.is_evac[p]}
         if hidden:
             self.public = {start}
         self.extra_ap = 0
@@ -174,7 +181,8 @@ class Game:
             if self.over:
                 return
         blocked = self.artillery_points()
-        while self.can_draw(ap - spent) and self.frogman_draws():
+        reserve = 1 if self.must_leave(blocked) and self.free_steps(self.frogman, blocked) else 0
+        while self.can_draw(ap - spent - reserve) and self.frogman_draws():
             self.draw(0)
             spent += 2
             draws += 1
@@ -295,6 +303,10 @@ class Game:
             return self.rng.random() < 0.25
         return self.round <= self.rules.evac_from - 3 and self.threat(self.frogman) >= 4
 
+    def must_leave(self, blocked: set[int]) -> bool:
+        """IN-MOVE-4, other reading: a frogman sharing its point with artillery must step off."""
+        return not self.rules.frogman_may_stay_on_artillery and self.frogman in blocked
+
     def free_steps(self, p: int, blocked: set[int]) -> list[int]:
         return [d for d in range(6) if self.step(p, d) >= 0 and self.step(p, d) not in blocked]
 
@@ -317,29 +329,38 @@ class Game:
             seen.add(start)
         return seen
 
+    def targets(self) -> list[Artillery]:
+        """IN-SHOOT-4, IN-CARD-5: who a frogman's shot can hit: the loyal artillery (every living one
+        in the other reading, ``frogman_shoots_traitors``)."""
+        if self.rules.frogman_shoots_traitors:
+            return [a for a in self.arts if a.alive]
+        return self.loyal()
+
     def shot_victim(self, p: int, d: int) -> Artillery | None:
-        """IN-SHOOT-4/5/6: nearest loyal artillery on the line; the weakest on a shared point."""
+        """IN-SHOOT-4/5/6: nearest target on the line; the weakest on a shared point."""
         for c in self.shot_line(p, d):
-            there = [a for a in self.loyal() if a.point == c]
+            there = [a for a in self.targets() if a.point == c]
             if there:
                 return min(there, key=lambda a: a.hp)
         return None
 
-    def first_loyal_point(self, p: int, d: int) -> int | None:
+    def first_target_point(self, p: int, d: int) -> int | None:
         for c in self.shot_line(p, d):
-            if any(a.point == c for a in self.loyal()):
+            if any(a.point == c for a in self.targets()):
                 return c
         return None
+
+    def shot_directions(self, d: int) -> range:
+        """IN-BELIEF-5: the directions the public must consider: all six, or the announced one."""
+        return range(d, d + 1) if self.rules.frogman_shot_direction == "announced" else range(6)
 
     def frogman_shoots(self, d: int, hidden: bool) -> None:
         victim = self.shot_victim(self.frogman, d)
         self.frogman_bullets -= 1
         if not hidden:
-            if victim is None:
-                self.public = {p for p in self.public if any(self.first_loyal_point(p, e) is None for e in range(6))}
-            else:
-                self.public = {p for p in self.public
-                               if any(self.first_loyal_point(p, e) == victim.point for e in range(6))}
+            seen = None if victim is None else victim.point
+            self.public = {p for p in self.public
+                           if any(self.first_target_point(p, e) == seen for e in self.shot_directions(d))}
         if victim is not None:
             self.wound(victim)
 
@@ -374,10 +395,10 @@ class Game:
             return None
         for d in range(6):
             v = self.shot_victim(self.frogman, d)
-            if v is not None and v.hp == 1:
+            if v is not None and v.hp == 1 and not v.traitor:
                 if len(self.loyal()) == 1:
                     return d
-                kept = [p for p in self.public if any(self.shot_victim(p, e) is v for e in range(6))]
+                kept = [p for p in self.public if any(self.shot_victim(p, e) is v for e in self.shot_directions(d))]
                 if 2 * len(kept) >= len(self.public):
                     return d
         return None
@@ -386,13 +407,14 @@ class Game:
         legal = self.free_steps(self.frogman, blocked)
         if not legal:
             return None
+        stay = spent > 0 and not self.must_leave(blocked)
         if self.fbot == "random":
-            if spent > 0 and self.rng.random() < 0.25:
+            if stay and self.rng.random() < 0.25:
                 return None
             return self.rng.choice(legal)
         steps_left = ap - spent - 1
         best, best_d = -math.inf, None
-        if spent > 0:
+        if stay:
             best = self.place_score(self.frogman, steps_left + 1, blocked) + 0.3 * self.rng.random()
             if self.fbot == "ghost":
                 best += math.log2(max(1, len(self.public))) - (1.0 if hidden else 0.0)

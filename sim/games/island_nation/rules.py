@@ -13,6 +13,21 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
 PLAYER_COUNTS = (4, 5, 6)
+
+# Readings of the rule text that no rule value switches (the switched ones are fields below, marked
+# assumed): the clause ID and the reading, listed by ``sim rules island-nation`` (docs/rules/island-nation.md).
+READINGS = (
+    ("IN-SETUP-4", "戰略點 (strategic point) read as a numbered point: no artillery starts on an evac point A–F"),
+    ("IN-TURN-3", "a frogman that cannot step shoots if it has a bullet, else draws if it may, else passes "
+                  "(the public learns it is boxed in)"),
+    ("IN-SHOOT-6", "on a shared point the frogman's bots hit the artillery with the fewest HP"),
+    ("IN-SHOOT-7", "a traitor and the frogman on one point: an artillery shot hits the frogman"),
+    ("IN-BOTTLE-2", "in a bottle turn the frogman tells neither the directions nor how many steps"),
+    ("IN-CARD-2", "items are used at the start of one's own turn, at most one card of each kind a turn"),
+    ("IN-CARD-5", "the traitor wins with the frogman; drawn by the frogman the traitor event does nothing"),
+    ("IN-ABILITY-2", "an ability is used at most once a turn"),
+    ("IN-ABILITY-3", "the can is silent in bottle turns"),
+)
 LAST_ROUND = 10  # IN-WIN-A3: the artillery win when round 10 ends; per-round columns are fixed at 10
 
 
@@ -77,14 +92,29 @@ class IslandNationRules(BaseModel):
     artillery_bullets: list[int] = _per_count("bullets of each artillery for 4, 5, 6 players")
     action_points: int = Field(3, ge=1, le=6, description="action points per turn",
                                json_schema_extra={"rule": "IN-TURN-2"})
-    evac_from: int = Field(7, ge=1, le=LAST_ROUND, description="first round in which entering an evac point escapes",
-                           json_schema_extra={"rule": "IN-WIN-F1"})
-    evac_to: int = Field(10, ge=1, le=LAST_ROUND, description="last round in which entering an evac point escapes",
-                         json_schema_extra={"rule": "IN-WIN-F1"})
+    evac_from: int = Field(ge=1, le=LAST_ROUND, description="first round in which entering an evac point escapes",
+                           json_schema_extra={"assumed": True})
+    evac_to: int = Field(ge=1, le=LAST_ROUND, description="last round in which entering an evac point escapes",
+                         json_schema_extra={"assumed": True})
     bottle_rounds: list[int] = Field([2, 6], description="rounds in which the frogman must place a water bottle",
                                      json_schema_extra={"rule": "IN-BOTTLE-1"})
-    mines: int = Field(1, ge=0, le=1, description="mine tokens of the frogman",
-                       json_schema_extra={"rule": "IN-MINE-1"})
+    mines: int = Field(ge=0, le=1, description="mine tokens of the frogman (one on the board at a time)",
+                       json_schema_extra={"assumed": True})
+    evac_escape: Literal["entering", "standing"] = Field(
+        description="IN-WIN-F1 reading: 'entering' = only a step onto an evac point in the window escapes; "
+                    "'standing' = a frogman already on one when its turn in the window opens escapes too",
+        json_schema_extra={"assumed": True})
+    frogman_shot_direction: Literal["secret", "announced"] = Field(
+        description="IN-SHOOT-4 reading: the frogman says who its shot hit; 'announced' = it says the direction too",
+        json_schema_extra={"assumed": True})
+    frogman_shoots_traitors: bool = Field(
+        description="IN-CARD-5 reading: false = a traitor is immune to the frogman's shots; true = the "
+                    "frogman's shot hits the nearest artillery, traitor or not",
+        json_schema_extra={"assumed": True})
+    frogman_may_stay_on_artillery: bool = Field(
+        description="IN-MOVE-4 reading (不能主動停留): true = a frogman sharing its point with artillery may "
+                    "stay there (0 steps); false = it must step off when it can",
+        json_schema_extra={"assumed": True})
     shot_range: int = Field(3, ge=1, le=3, description="range of a shot in hexes",
                             json_schema_extra={"rule": "IN-SHOOT-3"})
     deck: list[Card] = Field(description="item and event cards (28 small cards in the box; list lost)",

@@ -99,6 +99,7 @@ from sim.games.island_nation.state import (
     State,
     has,
     in_window,
+    must_leave,
     set_size,
 )
 
@@ -471,7 +472,7 @@ def _frogman_candidates(T, P, st, cx, spent, m0, m1):
                 return 1
             cx.codes[n] = d
             n += 1
-    if spent > 0 and n > 0:
+    if spent > 0 and n > 0 and not must_leave(P, st, m0, m1):  # IN-MOVE-4, other reading
         cx.codes[n] = STOP
         n += 1
     return n

@@ -225,25 +225,42 @@ def loyal_alive(st, n_art):
     return count
 
 
+@njit(**INLINE)
+def shot_targets(P, st):
+    """Points holding an artillery a frogman's shot can hit (IN-SHOOT-4, IN-CARD-5): a living loyal
+    one, or any living one where ``P.frogman_shoots_traitors`` (the other reading)."""
+    return artillery_mask(st, P.n_art, loyal_only=P.frogman_shoots_traitors == 0)
+
+
+@njit(**INLINE)
+def can_be_shot(P, st, k):
+    """Whether a frogman's shot can hit artillery k (IN-SHOOT-4, IN-CARD-5)."""
+    return st.ahp[k] > 0 and (st.traitor[k] == 0 or P.frogman_shoots_traitors == 1)
+
+
 @njit(**JIT)
-def shot_keeps(T, st, n_art, target):
-    """The points of the public set from which a frogman's shot could have hit the loyal artillery on
+def shot_keeps(T, P, st, target, d):
+    """The points of the public set from which a frogman's shot could have hit the artillery on
     point ``target`` first, or (``target`` = -1) could have hit none (IN-BELIEF-5): what the public
-    set keeps after the frogman says the outcome of a shot.
+    set keeps after the frogman says the outcome of a shot. The direction ``d`` counts only where
+    it is announced (``P.shot_direction_told``, the other reading of IN-SHOOT-4); otherwise any
+    of the six does.
 
     Shot lines are straight, so p sees c j hexes away in direction d exactly when c sees p j hexes
     away in the opposite direction: the points that see ``target`` first are those on its own lines
-    up to and including the first loyal artillery point of each; the points that see a loyal
-    artillery on every one of their six lines are, for each direction, on the opposite line of
-    some loyal artillery."""
-    l0, l1 = artillery_mask(st, n_art, loyal_only=True)
+    up to and including the first target point of each; the points that see a target on every one
+    of their (announced) lines are, for each direction, on the opposite line of some target."""
+    l0, l1 = shot_targets(P, st)
     s0, s1 = st.bel[0], st.bel[1]
+    told = P.shot_direction_told == 1
     if target >= 0:
         k0 = np.uint64(0)
         k1 = np.uint64(0)
-        for d in range(6):
+        for e in range(6):
+            if told and e != (d + 3) % 6:
+                continue
             for j in range(T.line.shape[2]):
-                x = T.line[target, d, j]
+                x = T.line[target, e, j]
                 if x < 0:
                     continue
                 k0, k1 = with_point(k0, k1, x)
@@ -252,12 +269,14 @@ def shot_keeps(T, st, n_art, target):
         return s0 & k0, s1 & k1
     every0 = ~np.uint64(0)
     every1 = ~np.uint64(0)
-    for d in range(6):
+    for e in range(6):
+        if told and e != d:
+            continue
         c0 = np.uint64(0)
         c1 = np.uint64(0)
-        back = (d + 3) % 6
-        for k in range(n_art):
-            if st.ahp[k] > 0 and st.traitor[k] == 0:
+        back = (e + 3) % 6
+        for k in range(P.n_art):
+            if can_be_shot(P, st, k):
                 c0 |= T.linemask[st.apos[k], back, 0]
                 c1 |= T.linemask[st.apos[k], back, 1]
         every0 &= c0
@@ -266,23 +285,30 @@ def shot_keeps(T, st, n_art, target):
 
 
 @njit(**JIT)
-def frogman_shot_victim(T, st, n_art, p, d):
-    """Who a frogman's shot from ``p`` in direction ``d`` hits (IN-SHOOT-4/5): the loyal living
-    artillery on the nearest occupied point of the line; on a shared point, the one with the
-    fewest HP (the shooter's choice, IN-SHOOT-6). -1 if the line is empty."""
-    l0, l1 = artillery_mask(st, n_art, loyal_only=True)
+def frogman_shot_victim(T, P, st, p, d):
+    """Who a frogman's shot from ``p`` in direction ``d`` hits (IN-SHOOT-4/5, IN-CARD-5): the
+    artillery it can hit on the nearest occupied point of the line; on a shared point, the one with
+    the fewest HP (the shooter's choice, IN-SHOOT-6). -1 if the line is empty."""
+    l0, l1 = shot_targets(P, st)
     for j in range(T.line.shape[2]):
         c = T.line[p, d, j]
         if c < 0 or not has(l0, l1, c):
             continue
         victim = -1
-        for k in range(n_art):
-            if st.ahp[k] > 0 and st.traitor[k] == 0 and st.apos[k] == c:
+        for k in range(P.n_art):
+            if can_be_shot(P, st, k) and st.apos[k] == c:
                 if victim < 0 or st.ahp[k] < st.ahp[victim]:
                     victim = k
         if victim >= 0:
             return victim
     return -1
+
+
+@njit(**INLINE)
+def must_leave(P, st, m0, m1):
+    """Whether the frogman must step off its point this turn: it shares it with artillery (m0, m1)
+    and the rules forbid staying there (``P.frogman_may_stay`` = 0, the other reading of IN-MOVE-4)."""
+    return P.frogman_may_stay == 0 and has(m0, m1, st.g[FPOS])
 
 
 @njit(**JIT)

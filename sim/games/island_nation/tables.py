@@ -71,7 +71,8 @@ Params = np.dtype([
     ("n_art", np.int64), ("frogman_hp", np.int64), ("frogman_bullets", np.int64), ("artillery_hp", np.int64),
     ("artillery_bullets", np.int64), ("ap", np.int64), ("evac_from", np.int64), ("evac_to", np.int64),
     ("mines", np.int64), ("last_round", np.int64), ("n_cards", np.int64), ("deck_n", np.int64),
-    ("n_abilities", np.int64), ("bottle", np.int64, (LAST_ROUND + 1,)),
+    ("n_abilities", np.int64), ("escape_standing", np.int64), ("shot_direction_told", np.int64),
+    ("frogman_shoots_traitors", np.int64), ("frogman_may_stay", np.int64), ("bottle", np.int64, (LAST_ROUND + 1,)),
     ("card_kind", np.int64, (MAX_CARD_TYPES,)), ("card_effect", np.int64, (MAX_CARD_TYPES,)),
     ("card_amount", np.int64, (MAX_CARD_TYPES,)), ("deck", np.int64, (MAX_DECK,)),
     ("ab_effect", np.int64, (MAX_ABILITIES,)), ("ab_amount", np.int64, (MAX_ABILITIES,)),
@@ -205,6 +206,10 @@ def params_for(rules: IslandNationRules) -> np.record:
     P.frogman_hp, P.frogman_bullets, P.artillery_hp, P.artillery_bullets = rules.loadout()
     P.n_art, P.ap, P.evac_from, P.evac_to = rules.n_artillery, rules.action_points, rules.evac_from, rules.evac_to
     P.mines, P.last_round = rules.mines, LAST_ROUND
+    P.escape_standing = rules.evac_escape == "standing"
+    P.shot_direction_told = rules.frogman_shot_direction == "announced"
+    P.frogman_shoots_traitors = rules.frogman_shoots_traitors
+    P.frogman_may_stay = rules.frogman_may_stay_on_artillery
     P.bottle[rules.bottle_rounds] = 1
     cards = rules.deck
     P.n_cards = len(cards)

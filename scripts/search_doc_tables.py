@@ -1,0 +1,12 @@
+"""Rewrite the `sim robust` tables of docs/search.md from reports/robust/*.json (run after `sim robust`).
+
+    .venv/bin/python scripts/search_doc_tables.py
+"""
+
+from __future__ import annotations
+
+from sim.workflow.robust_doc import DOC, sync
+
+if __name__ == "__main__":
+    changed = sync()
+    print(f"{DOC}: " + (f"rewrote the tables of {', '.join(changed)}" if changed else "tables already match"))
