@@ -109,5 +109,6 @@ def trace(rules: ToyRules, policy: np.ndarray, seed: int, index: int) -> Trace:
 
 
 TOY = GameSpec(name="toy", title="Toy dice duel", rules_model=ToyRules, player_counts=(2,), roles=("0", "1"),
-               bots={"0": ("random", "cautious"), "1": ("random", "cautious")}, play=play, metrics=metrics,
+               bots={"0": ("random", "cautious"), "1": ("random", "cautious")},
+               default_bots={"0": "cautious", "1": "cautious"}, play=play, metrics=metrics,
                per_game=per_game, tally=tally, tables=tables, trace=trace)

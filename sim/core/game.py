@@ -94,6 +94,11 @@ class GameSpec:
     ``policy`` is an int array (``policy_array``): first the bot of each role, indexed like
     ``roles``, as an index into ``bots[role]`` (``len(bots[role])`` for the search bot); then, when
     the game has a search bot, its options for each role in turn (``search_options``).
+
+    Bots are chosen by name everywhere outside the engine: ``policy_array(rules, {"all": "counter"})``;
+    ``default_bots`` names the bot a role plays when none is chosen; stored rows name bots
+    (``named_rows``). So inserting a bot anywhere in ``bots[role]`` changes no test's or stored
+    output's meaning (the position is only the engine's compiled dispatch number).
     """
 
     name: str
@@ -108,9 +113,16 @@ class GameSpec:
     tally: Callable[[BaseModel, Chunk], Columns]  # additive counts, merged by +
     tables: Callable[[BaseModel, Any], dict[str, Any]]  # (rules, RunSummary) -> named DataFrames
     trace: Callable[[BaseModel, np.ndarray, int, int], Trace]
+    default_bots: Mapping[str, str]  # per role, the bot it plays unless another is chosen
     description: str = ""
     extras: Mapping[str, Any] = field(default_factory=dict)  # game-specific hooks (plots, maps)
     search: SearchBot | None = None  # the search bot, if the game has one
+
+    def __post_init__(self) -> None:
+        for role in self.roles:
+            if self.default_bots.get(role) not in self.bots[role]:
+                raise ValueError(f"{self.name}: default_bots[{role!r}] = {self.default_bots.get(role)!r}; "
+                                 f"expected one of its scripted bots {', '.join(self.bots[role])}")
 
     def choices(self, role: str) -> tuple[str, ...]:
         """Every bot name a role accepts: the scripted bots, then the search bot."""
@@ -119,7 +131,7 @@ class GameSpec:
     def policy_array(self, rules: BaseModel, chosen: Mapping[str, str] | None = None) -> np.ndarray:
         """Bot index per role, then the search options per role (defaults where not chosen).
 
-        Unnamed roles get the strongest scripted bot; ``all=BOT`` sets every role."""
+        Unnamed roles get their ``default_bots``; ``all=BOT`` sets every role."""
         from sim.core.errors import UserError
 
         chosen = dict(chosen or {})
@@ -134,7 +146,7 @@ class GameSpec:
         width = len(self.search.options) if self.search else 0
         policy = np.empty(len(self.roles) * (1 + width), dtype=np.int64)
         for i, role in enumerate(self.roles):
-            text = chosen.get(role, everyone or self.bots[role][-1])
+            text = chosen.get(role, everyone or self.default_bots[role])
             who = role if role in chosen or everyone is None else f"all (for {role})"
             name, _, options = text.partition(":")
             if name not in self.choices(role):
@@ -146,6 +158,11 @@ class GameSpec:
                 start = len(self.roles) + i * width
                 policy[start:start + width] = list(self._search_budget(role, text, options).values())
         return policy
+
+    def bot_numbers(self, chosen: Mapping[str, str] | None = None) -> np.ndarray:
+        """The bots of ``chosen`` (by name, as in ``policy_array``) as the engine's dispatch numbers,
+        one per role, without the search options: for tests that call an engine directly."""
+        return self.policy_array(None, chosen)[:len(self.roles)]
 
     def _search_budget(self, role: str, text: str, options: str) -> dict[str, int]:
         """The search options of ``search:k=v,...``, defaults for those not given."""
@@ -178,6 +195,16 @@ class GameSpec:
                 name += ":" + ",".join(changed) if changed else ""
             names[role] = name
         return names
+
+    def named_rows(self, columns: Columns) -> dict[str, Any]:
+        """Per-game columns as stored (Parquet rows, golden rows): each ``bot_<role>`` column of bot
+        indices becomes the bots' names, so a stored row keeps its meaning when a bot is added."""
+        named: dict[str, Any] = dict(columns)
+        for role in self.roles:
+            if f"bot_{role}" in named:
+                names = np.asarray(self.choices(role))
+                named[f"bot_{role}"] = names[np.asarray(named[f"bot_{role}"], dtype=np.int64)]
+        return named
 
     def search_options(self, policy: np.ndarray) -> np.ndarray:
         """The search options as a (roles, options) int64 array (the defaults for roles without search)."""

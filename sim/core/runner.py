@@ -121,14 +121,15 @@ def _run_chunk(game: GameSpec, rules: BaseModel, policy: np.ndarray, seed: int, 
         totals = run_tables(game)
         summary.run_tables = {name: chunk.events[name] for name in totals if name in chunk.events}
         summary.run_table_keys = {name: totals[name] for name in summary.run_tables}
-        write_shards(Path(out), start, Chunk(chunk.games, {k: v for k, v in chunk.events.items() if k not in totals}))
+        write_shards(Path(out), start, Chunk(chunk.games, {k: v for k, v in chunk.events.items() if k not in totals}),
+                     game)
     return start, summary, (chunk if keep_rows else None)
 
 
-def write_shards(out: Path, start: int, chunk: Chunk) -> None:
+def write_shards(out: Path, start: int, chunk: Chunk, game: GameSpec) -> None:
     """One Parquet file per table and chunk: ``out/games/part-<start>.parquet`` and so on (written under a
-    temporary name and renamed, so a shard on disk is always whole)."""
-    tables = {"games": chunk.games, **chunk.events}
+    temporary name and renamed, so a shard on disk is always whole); bots by name (``GameSpec.named_rows``)."""
+    tables = {"games": game.named_rows(chunk.games), **chunk.events}
     for name, columns in tables.items():
         folder = out / name
         folder.mkdir(parents=True, exist_ok=True)

@@ -3,12 +3,12 @@ engine's column constants point at the columns the packer writes each rule value
 
 from typing import Literal
 
-import numpy as np
 import pytest
 from pydantic import BaseModel
 
 from sim.core.layout import Layout, switchable_rules, switched
 from sim.core.scenario import load_scenario
+from sim.games.ocracoke import GAME as OC_GAME
 from sim.games.ocracoke import engine as oc_engine
 from sim.games.ocracoke import rules as oc_rules
 from sim.games.ocracoke import rules_array
@@ -67,7 +67,7 @@ def test_ocracoke_engine_reads_each_rule_value_where_pack_writes_it(layout, row)
     """Each column the engine names (engine.PLAYERS, engine.PAY_C, ...) holds, in the engine's rule
     array R, the value the layout declares for that name."""
     r = oc_rules_value()
-    R = rules_array(r, np.array([0, 1, 2, 2]))
+    R = rules_array(r, OC_GAME.bot_numbers({"0": "random", "1": "naive"}))
     for name in layout.names:
         assert getattr(oc_engine, name) == layout.index(name)[0], name
         assert R[row, getattr(oc_engine, name)] == layout.value(r, name), name

@@ -44,4 +44,4 @@ def test_recorded_row_is_what_the_batch_engine_plays(path):
     rules = scenario_of(spec, scenario).rules
     batch = spec.play(rules, spec.policy_array(rules), seed, index, 1)
     row = json.loads(path.read_text().splitlines()[-1].removeprefix("# row: "))
-    assert row == {k: np.asarray(v)[0].tolist() for k, v in batch.games.items()}
+    assert row == {k: np.asarray(v)[0].tolist() for k, v in spec.named_rows(batch.games).items()}

@@ -178,7 +178,7 @@ def test_in_card_games_draw_use_and_turn_traitors():
     rules = load_scenario("island-nation", GAME.rules_model, "base").rules
     events = set()
     for index in range(60):
-        trace = GAME.trace(rules, np.array([0, 0]), 3, index)
+        trace = GAME.trace(rules, GAME.bot_numbers({"all": "random"}), 3, index)
         text = "\n".join(trace.lines)
         events |= {word for word in ("draws an item", "draws the event", "uses heal", "turns traitor", "radar")
                    if word in text}

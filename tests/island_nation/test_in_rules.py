@@ -61,7 +61,7 @@ def test_in_setup_2_hp_and_bullets_follow_the_player_count():
     assert r.loadout() == (5, 3, 4, 2)
     _, T, P = setup_tables(r)
     st = make_state(setup_tables(r)[0], P, "64", [])
-    E.setup(T, P, st, np.array([1, 1]), game_stream(1, 0), NOLOG)
+    E.setup(T, P, st, GAME.bot_numbers({"frogman": "runner", "artillery": "patrol"}), game_stream(1, 0), NOLOG)
     assert st.g[FHP] == 5 and st.g[FBUL] == 3
     assert list(st.ahp[:5]) == [4] * 5 and list(st.abul[:5]) == [2] * 5
 
@@ -84,7 +84,7 @@ def test_in_setup_4_the_patrol_places_beside_the_evac_point_it_guards(world):
     """IN-SETUP-4: the patrol's artillery k stands on the numbered point nearest evac point k (mod 6)."""
     board, T, P = world
     st = make_state(board, P, "64", [])
-    E.setup(T, P, st, np.array([1, 1]), game_stream(3, 0), NOLOG)
+    E.setup(T, P, st, GAME.bot_numbers({"frogman": "runner", "artillery": "patrol"}), game_stream(3, 0), NOLOG)
     evac = [p for p in range(T.n) if board.is_evac[p]]
     for k in range(P.n_art):
         e = evac[k % len(evac)]
@@ -354,7 +354,7 @@ def test_in_win_f1_entering_an_evac_point_in_the_window_escapes(world):
 def test_in_win_a3_and_turn_1_games_end_by_round_ten_with_time_as_the_last_resort():
     """IN-WIN-A3, IN-TURN-1: no game lasts past round 10; a game reaching its end is an artillery win."""
     r = rules()
-    games = GAME.play(r, np.array([0, 0]), 3, 0, 3000).games
+    games = GAME.play(r, GAME.bot_numbers({"all": "random"}), 3, 0, 3000).games
     assert games["end_round"].max() <= 10 and games["end_round"].min() >= 1
     time_games = games["end_reason"] == 4
     assert time_games.any() and (games["end_round"][time_games] == 10).all()
@@ -364,7 +364,7 @@ def test_in_win_a3_and_turn_1_games_end_by_round_ten_with_time_as_the_last_resor
 def test_strict_evac_scenario_moves_every_escape_into_rounds_8_and_9():
     """IN-WIN-F1 (variant strict-evac): escapes only in rounds 8 and 9."""
     scen = load_scenario("island-nation", GAME.rules_model, "strict-evac")
-    games = GAME.play(scen.rules, np.array([2, 2]), 1, 0, 3000).games
+    games = GAME.play(scen.rules, GAME.bot_numbers(), 1, 0, 3000).games
     rounds = games["escape_round"][games["end_reason"] == 0]
     assert rounds.size > 0 and set(np.unique(rounds)) <= {8, 9}
 

@@ -1,6 +1,5 @@
-import numpy as np
 import pytest
-from ocracoke_helpers import make_rules
+from ocracoke_helpers import make_rules, seated
 
 from sim.games.ocracoke import GAME, play
 
@@ -13,5 +12,5 @@ def rules4():
 @pytest.fixture(scope="session")
 def warm(rules4):
     """Compile (or load) the engine once for the session."""
-    play(rules4, np.array([2, 2, 2, 2]), 0, 0, 10)
+    play(rules4, seated("counter"), 0, 0, 10)
     return GAME

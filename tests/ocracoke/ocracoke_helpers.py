@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from sim.core.rng import game_stream
+from sim.games.ocracoke import GAME, play_chunk, posterior_tables, rules_array
 from sim.games.ocracoke import engine as E
-from sim.games.ocracoke import play_chunk, posterior_tables, rules_array
 from sim.games.ocracoke.policies import PEEK, SPY, SWAP, WAVE
 from sim.games.ocracoke.rules import KRAKEN, OcracokeRules, card_values, pack
 
@@ -19,6 +19,13 @@ BASE = dict(navy_values=[1, 2, 3, 4], pirate_values=[-1, -2, -3, -4], dial_range
 
 def make_rules(**changes) -> OcracokeRules:
     return OcracokeRules(**{**BASE, **changes})
+
+
+def seated(*bots: str) -> np.ndarray:
+    """The policy array seating bots by name: one name for every seat (``seated("counter")``) or one
+    per seat (``seated("random", "naive", "counter", "counter")``), never by their place in BOTS."""
+    chosen = {"all": bots[0]} if len(bots) == 1 else {str(q): bot for q, bot in enumerate(bots)}
+    return GAME.policy_array(make_rules(), chosen)
 
 
 def hand(q: int, k: int = 0) -> int:

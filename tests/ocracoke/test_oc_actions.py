@@ -6,13 +6,13 @@ island 5..7, hand of seat q at 8 + 2q. Seat 0 plays the counter bot unless said 
 
 import numpy as np
 import pytest
-from ocracoke_helpers import NO_LOG, fixed_table, hand, known, learn, make_rules
+from ocracoke_helpers import NO_LOG, fixed_table, hand, known, learn, make_rules, seated
 
 from sim.games.ocracoke import engine as E
 from sim.games.ocracoke.policies import PEEK, SPY, SWAP, WAVE
 from sim.games.ocracoke.rules import GHOST, KRAKEN, MERMAID
 
-COUNTER = [2, 2, 2, 2]
+COUNTER = seated("counter")
 
 
 @pytest.fixture(scope="module")

@@ -5,13 +5,13 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from ocracoke_helpers import Replay, logged_game, make_rules
+from ocracoke_helpers import Replay, logged_game, make_rules, seated
 
 from sim.games.ocracoke import play
 from sim.games.ocracoke.engine import MAX_HANDS
 from sim.games.ocracoke.rules import KRAKEN, card_values
 
-POLICIES = ([0, 0, 0, 0], [1, 1, 1, 1], [2, 2, 2, 2], [0, 1, 2, 2])
+POLICIES = (seated("random"), seated("naive"), seated("counter"), seated("random", "naive", "counter", "counter"))
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -41,7 +41,7 @@ def test_setup_deals_each_seat_its_count_and_ship_size(warm):
     for players, ship, per_seat in ((2, 4, 2), (3, 5, 1), (4, 4, 1)):
         rules = make_rules(players=players)
         assert (rules.ship_cards, rules.hand_cards) == (ship, per_seat)
-        _, rows = logged_game(rules, [2, 2, 2, 2], 1, 0)
+        _, rows = logged_game(rules, seated("counter"), 1, 0)
         deals = [(int(r[1]), int(r[2])) for r in rows if r[0] == 2][:11]
         assert sum(loc < 5 for loc, _ in deals) == ship
         assert sum(loc >= 8 for loc, _ in deals) == players * per_seat
@@ -56,7 +56,7 @@ def test_card_values_come_from_the_scenario():
 
 def test_games_end_with_a_winner_at_five_gold(warm, rules4):
     """OC-END-1, OC-END-2, OC-NEXT-1: every game ends once a seat has 5 gold; winners hold the most."""
-    chunk = play(rules4, np.array([0, 1, 2, 2]), 3, 0, 20_000)
+    chunk = play(rules4, seated("random", "naive", "counter", "counter"), 3, 0, 20_000)
     g = chunk.games
     gold = np.stack([g[f"gold_{q}"] for q in range(4)], axis=1)
     wins = np.stack([g[f"win_{q}"] for q in range(4)], axis=1)
@@ -80,14 +80,14 @@ def test_a_game_nobody_can_win_stops_at_the_safety_cap(warm):
     """OC-ASM-CAP: with every payout set to 0 no one reaches 5 gold; the game stops after MAX_HANDS hands,
     flagged as capped, all seats tied (OC-END-2)."""
     rules = make_rules(players=3, pay_colour=0, pay_range=0, pay_zero=0, pay_hand=0, pay_declarer=0)
-    g = play(rules, np.array([2, 2, 2, 2]), 0, 0, 3).games
+    g = play(rules, seated("counter"), 0, 0, 3).games
     assert (g["capped"] == 1).all() and (g["hands"] == MAX_HANDS).all()
     assert all((g[f"win_{q}"] == 1).all() for q in range(3)) and (g["win_3"] == 0).all()
 
 
 def test_the_kraken_holder_never_declares(warm, rules4):
     """OC-KRAKEN-1, OC-ASM-FORCED: no declarer ever holds the kraken; the forced declaration passes on."""
-    ev = play(rules4, np.array([0, 0, 0, 0]), 4, 0, 20_000).events["declarations"]
+    ev = play(rules4, seated("random"), 4, 0, 20_000).events["declarations"]
     held = np.stack([ev[f"hand_{q}"] for q in range(4)], axis=1)[np.arange(ev["game"].size), ev["declarer"]]
     assert not (held & (1 << KRAKEN)).any()
     assert (ev["round"] >= 2).all() and ((ev["forced"] == 1) == (ev["round"] == 4)).all()

@@ -3,7 +3,7 @@ checking every seat's memory after every action (the counter's posterior rests o
 
 import numpy as np
 import pytest
-from ocracoke_helpers import NO_LOG, known_row, make_rules
+from ocracoke_helpers import NO_LOG, known_row, make_rules, seated
 
 from sim.core.rng import game_stream
 from sim.games.ocracoke import engine as E
@@ -65,7 +65,7 @@ def test_memories_stay_true_through_every_move(warm, players):
     rules = make_rules(players=players)
     T = posterior_tables(pack(rules))
     kraken_swaps = 0
-    for policy in ([2, 2, 2, 2], [0, 0, 0, 0], [0, 2, 1, 2]):
+    for policy in (seated("counter"), seated("random"), seated("random", "counter", "naive", "counter")):
         R = rules_array(rules, np.array(policy))
         S = np.zeros((E.S_ROWS, 16), np.int64)
         for index in range(60):

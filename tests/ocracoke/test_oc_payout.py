@@ -6,7 +6,7 @@ from itertools import combinations
 
 import numpy as np
 import pytest
-from ocracoke_helpers import NO_LOG, fixed_table, hand, learn, make_rules
+from ocracoke_helpers import NO_LOG, fixed_table, hand, learn, make_rules, seated
 
 from sim.core import stats
 from sim.games.ocracoke import engine as E
@@ -41,7 +41,7 @@ def test_every_payout_follows_rules_a_to_e(warm, changes):
     """OC-PAY-A, OC-PAY-B, OC-PAY-C, OC-PAY-D, OC-PAY-E, OC-DECL-1, OC-ASM-2P-D: random dials cover every
     dial position; each seat's gold by rule equals the rule text's payout."""
     rules = make_rules(**changes)
-    ev = play(rules, np.array([0, 0, 0, 1]), 8, 0, 20_000).events["declarations"]
+    ev = play(rules, seated("random", "random", "random", "naive"), 8, 0, 20_000).events["declarations"]
     for q in range(rules.players):
         assert set(np.unique(ev[f"dial_{q}"])) == set(range(rules.n_dials)) or q == 3
         for r, amounts in expected_payouts(rules, ev, q).items():

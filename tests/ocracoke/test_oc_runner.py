@@ -6,6 +6,7 @@ import sys
 import numpy as np
 import polars as pl
 import pytest
+from ocracoke_helpers import seated
 
 from sim.core.errors import ScenarioError, UserError
 from sim.core.runner import resolve_scenario, simulate
@@ -26,7 +27,7 @@ def test_one_and_two_jobs_give_identical_results(warm):
 def test_a_kept_chunk_is_not_overwritten_by_the_next(warm, rules4):
     """The engine's blocks are reused only once no chunk holds a view of them: a chunk kept while
     others are played keeps its own games and declarations."""
-    policy = np.array([2, 2, 2, 2])
+    policy = seated("counter")
     kept = play(rules4, policy, 1, 0, 500)
     copies = {k: v.copy() for k, v in kept.games.items()}
     declarations = {k: v.copy() for k, v in kept.events["declarations"].items()}
@@ -40,7 +41,7 @@ def test_a_kept_chunk_is_not_overwritten_by_the_next(warm, rules4):
 
 def test_trace_replays_game_i_of_the_batch(warm, rules4):
     """`sim trace --seed S --index I` is game I of the batch run with seed S; same seed, same trace."""
-    policy = np.array([0, 1, 2, 2])
+    policy = seated("random", "naive", "counter", "counter")
     batch = play(rules4, policy, 17, 0, 40)
     for index in (0, 13, 39):
         trace = GAME.trace(rules4, policy, 17, index)
@@ -52,7 +53,7 @@ def test_trace_replays_game_i_of_the_batch(warm, rules4):
 
 
 def test_trace_lines_tell_what_each_actor_saw(warm, rules4):
-    trace = GAME.trace(rules4, np.array([2, 2, 2, 2]), 3, 5)
+    trace = GAME.trace(rules4, seated("counter"), 3, 5)
     lines = trace.lines
     turn = next(i for i, line in enumerate(lines) if line.startswith("round 1, seat 0"))
     assert lines[turn + 1].strip().startswith("seat 0 sees")
@@ -65,6 +66,7 @@ def test_out_writes_parquet_rows_per_game_and_per_declaration(warm, tmp_path):
     decls = pl.read_parquet(tmp_path / "declarations")
     assert games.height == 3_000 and result.n_games == 3_000
     assert {"game", "hands", "gold_0", "win_0", "win_3"} <= set(games.columns)
+    assert {games[f"bot_{q}"].unique().to_list()[0] for q in range(4)} == {"counter"}, "bots by name, not place"
     assert {"game", "hand", "round", "declarer", "forced", "ship_sum", "dial_2", "a_0", "e_3"} <= set(decls.columns)
     assert decls.height == games["hands"].sum()
 

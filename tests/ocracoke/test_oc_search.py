@@ -284,8 +284,8 @@ def test_action_values_table_has_intervals(warm, rules4):
 def test_scripted_runs_never_load_the_search(warm):
     """The search is a separate compiled entry point: a run without a search seat does not even import
     it (so it neither compiles nor slows the scripted path)."""
-    code = ("import sys, numpy as np\nfrom ocracoke_helpers import make_rules\nfrom sim.games.ocracoke import play\n"
-            "play(make_rules(players=4), np.array([2, 2, 2, 2]), 1, 0, 50)\n"
+    code = ("import sys, numpy as np\nfrom ocracoke_helpers import make_rules, seated\nfrom sim.games.ocracoke import play\n"
+            "play(make_rules(players=4), seated('counter'), 1, 0, 50)\n"
             "print('sim.games.ocracoke.search' in sys.modules)")
     here = Path(__file__).parent
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,

@@ -1,11 +1,10 @@
-import numpy as np
 import pytest
 from wi_helpers import rules
 
 from sim.games.wonderful_island import GAME, engine
 
-PARTISAN = np.array([1, 1, 2])
-RANDOM = np.array([0, 0, 0])
+PARTISAN = GAME.bot_numbers()  # the default bots: partisan camps, the politician bot
+RANDOM = GAME.bot_numbers({"all": "random"})
 
 
 @pytest.fixture(scope="session")

@@ -4,11 +4,11 @@ import numpy as np
 import pytest
 from wi_helpers import kind, rules
 
+from sim.games.wonderful_island import GAME, engine
 from sim.games.wonderful_island import counterfactual as cf
-from sim.games.wonderful_island import engine
 from sim.games.wonderful_island import state as S
 
-POLICY = np.array([1, 1, 2])
+POLICY = GAME.bot_numbers()
 
 
 @pytest.fixture(scope="module")

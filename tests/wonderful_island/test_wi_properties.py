@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from wi_helpers import rules
 
-from sim.games.wonderful_island import engine
+from sim.games.wonderful_island import GAME, engine
 from sim.games.wonderful_island.analysis import rows_to_chunk
 
 RULES = {p: rules(f"players={p}") for p in range(3, 9)}
@@ -54,7 +54,7 @@ def test_invariants_over_shared_batches(batches):
 @given(players=st.integers(3, 8), seed=st.integers(0, 2**40), bots=st.sampled_from(["random", "partisan", "mixed"]))
 def test_invariants_hold_for_any_seed(players, seed, bots):
     """WI-SETTLE-5, WI-SUBP-2, WI-END-4: property test over seeds, player counts and bot mixes."""
-    policy = {"random": RANDOM, "partisan": PARTISAN, "mixed": np.array([0, 1, 2])}[bots]
+    policy = {"random": RANDOM, "partisan": PARTISAN, "mixed": GAME.bot_numbers({"blue": "random"})}[bots]
     r = RULES[players]
     rows, _, _ = engine.run_batch(r, policy, seed, seed % 1000, 60)
     _check(r, rows)

@@ -9,20 +9,19 @@ not flaky), with a Holm-corrected score test at 1 % as a second guard.
 import math
 import os
 
-import numpy as np
 import pytest
 from wi_helpers import rules
 
 from sim.core import stats
 from sim.core.layout import switchable_rules, switched
-from sim.games.wonderful_island import engine, reference
+from sim.games.wonderful_island import GAME, engine, reference
 from sim.games.wonderful_island.rules import WonderfulIslandRules
 from sim.games.wonderful_island.state import END_NAMES
 
 ENGINE_GAMES = 50_000
 REFERENCE_GAMES = int(os.environ.get("WI_REFERENCE_GAMES", "4000"))
-BOTS = {"random": ({"blue": "random", "green": "random", "politician": "random"}, [0, 0, 0]),
-        "partisan": ({"blue": "partisan", "green": "partisan", "politician": "politician"}, [1, 1, 2])}
+BOTS = {"random": {"blue": "random", "green": "random", "politician": "random"},
+        "partisan": {"blue": "partisan", "green": "partisan", "politician": "politician"}}
 
 
 @pytest.mark.slow
@@ -42,8 +41,8 @@ def test_reference_agrees_with_each_switchable_rule_switched(rule):
 
 
 def assert_agree(r, bot_set, engine_games, reference_games):
-    names, policy = BOTS[bot_set]
-    rows, _, _ = engine.run_batch(r, np.array(policy), 2024, 0, engine_games)
+    names = BOTS[bot_set]
+    rows, _, _ = engine.run_batch(r, GAME.bot_numbers(names), 2024, 0, engine_games)
     ref = reference.play_many(r, names, 2024, reference_games)
     eng = {"win_blue": rows[:, 0].sum(), "win_green": rows[:, 1].sum(), "win_politician": rows[:, 2].sum()}
     for i, name in enumerate(END_NAMES[1:], start=1):

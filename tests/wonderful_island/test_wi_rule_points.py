@@ -9,7 +9,7 @@ import pytest
 from wi_helpers import Table, kind, rules
 
 from sim.core.rng import game_stream, randbelow, shuffle
-from sim.games.wonderful_island import engine
+from sim.games.wonderful_island import GAME, engine
 from sim.games.wonderful_island import state as S
 from sim.games.wonderful_island.catalogue import CH_WIN, CH_WIN_AMT, CONDITIONS, load_catalogue
 
@@ -147,7 +147,7 @@ def test_characters_are_kept_before_the_camps_are_dealt():
     r = rules("players=6")
     for seed in range(5):
         t = Table(r, [BLUE] * 6, seed=seed)
-        engine.setup(t.sp, t.deck0, t.mdeck0, np.array([0, 0, 0]))
+        engine.setup(t.sp, t.deck0, t.mdeck0, GAME.bot_numbers({"all": "random"}))
         stream = game_stream(seed, 0)
         order = np.arange(35)
         shuffle(stream, order)

@@ -6,7 +6,7 @@ from wi_helpers import Table, kind, rules
 
 from sim.core.errors import ScenarioError
 from sim.core.rng import game_stream, shuffle
-from sim.games.wonderful_island import engine
+from sim.games.wonderful_island import GAME, engine
 from sim.games.wonderful_island import state as S
 from sim.games.wonderful_island.catalogue import CH_WIN, CH_WIN_AMT, CONDITIONS, load_catalogue
 
@@ -20,7 +20,7 @@ def r4():
 
 def _set_up(r, seed=0, log=2000):
     t = Table(r, [BLUE] * r.players, seed=seed, log=log)
-    engine.setup(t.sp, t.deck0, t.mdeck0, np.array([1, 1, 2]))
+    engine.setup(t.sp, t.deck0, t.mdeck0, GAME.bot_numbers())
     return t
 
 

@@ -15,7 +15,7 @@ from sim.core.runner import simulate
 from sim.games.wonderful_island import GAME, engine, search
 from sim.games.wonderful_island import state as S
 
-DEFAULT_BOTS = np.array([1, 1, 2], dtype=np.int64)
+DEFAULT_BOTS = GAME.bot_numbers()
 
 
 class Game:
@@ -267,7 +267,7 @@ def test_search_decisions_column_only_when_a_role_searches():
     venues = GAME.play(r, GAME.policy_array(r, {"green": "search:rollouts=1,plans=1"}), 1, 0, 20)
     assert (venues.games["search_decisions"] <= venues.games["campaign_turns"]).all()
     assert venues.games["search_decisions"].sum() < searched.games["search_decisions"].sum()
-    short = GAME.play(r, np.array([2, 1, 2]), 1, 0, 20)  # bot indexes alone: the default budget
+    short = GAME.play(r, GAME.bot_numbers({"blue": "search"}), 1, 0, 20)  # bot numbers alone: the default budget
     assert short.games["search_decisions"].sum() > 0
 
 

@@ -1,10 +1,9 @@
 """The bots' venue choice weighs all six venues by their worth to the side (policies.pick_venue)."""
 
-import numpy as np
 import pytest
 from wi_helpers import Table, rules
 
-from sim.games.wonderful_island import engine
+from sim.games.wonderful_island import GAME, engine
 from sim.games.wonderful_island import policies as pol
 from sim.games.wonderful_island import state as S
 
@@ -70,5 +69,5 @@ def test_the_debate_when_nobody_can_debate(r4):
 def test_default_bots_choose_every_venue(game):
     """WI-ROUND-3: over whole games the default bots choose each of the six venues."""
     r = rules("players=6")
-    _, vstats, _ = engine.run_batch(r, np.array([1, 1, 2]), 5, 0, 3000)
+    _, vstats, _ = engine.run_batch(r, GAME.bot_numbers(), 5, 0, 3000)
     assert (vstats[:, :, 0].sum(axis=1) > 0).all()

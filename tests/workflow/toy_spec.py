@@ -138,6 +138,7 @@ def report_figures(scenario, n_games: int, seed: int, jobs: int):
 GAME = GameSpec(
     name="toy-dice", title="Toy dice duel", rules_model=ToyRules, player_counts=(2, 3, 4),
     roles=tuple(str(s) for s in range(SEATS)), bots={str(s): ("naive", "smart") for s in range(SEATS)},
+    default_bots={str(s): "smart" for s in range(SEATS)},
     play=play, metrics=metrics, per_game=per_game, tally=tally, tables=tables, trace=trace,
     description="A dice duel for testing the workflow", extras={"report_figures": report_figures},
 )

@@ -94,6 +94,7 @@ GAME = GameSpec(
     player_counts=PLAYER_COUNTS,
     roles=("frogman", "artillery"),
     bots={"frogman": FROGMAN_BOTS, "artillery": ARTILLERY_BOTS},
+    default_bots={"frogman": "ghost", "artillery": "hunter"},
     play=play,
     metrics=analysis.metrics,
     per_game=analysis.per_game,

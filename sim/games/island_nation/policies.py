@@ -60,8 +60,11 @@ from sim.games.island_nation.state import (
 FROGMAN_BOTS = ("random", "runner", "ghost")
 ARTILLERY_BOTS = ("random", "patrol", "hunter")
 SEARCH = SearchBot(options=(("rollouts", 16, "rollouts (sampled worlds) per candidate action"),))  # search.py
-RUNNER, GHOST = 1, 2
-PATROL, HUNTER = 1, 2
+# a bot's dispatch number in the compiled engine is its place in its role's list (GameSpec.policy_array)
+RANDOM = FROGMAN_BOTS.index("random")
+assert ARTILLERY_BOTS.index("random") == RANDOM  # one number for the random bot of either role
+RUNNER, GHOST = (FROGMAN_BOTS.index(name) for name in ("runner", "ghost"))
+PATROL, HUNTER = (ARTILLERY_BOTS.index(name) for name in ("patrol", "hunter"))
 FAR = 6  # road distance beyond which an artillery is no threat this round
 SAFE = 3  # road steps from the nearest artillery beyond which the runners value no more distance
 WEIGHED_SET = 24  # public sets up to this size: the hunter scores only the candidates weighing them
@@ -197,7 +200,7 @@ def frogman_shot(bot, T, P, st, rng):
     """A direction to shoot before moving (IN-SHOOT-1), or -1."""
     if st.g[FBUL] <= 0:
         return -1
-    if bot == 0:
+    if bot == RANDOM:
         return below(rng, 6) if uniform(rng) < 0.25 else -1
     if bot != GHOST:
         return -1
@@ -231,7 +234,7 @@ def frogman_step(bot, T, P, st, rng, spent, ap, hidden, m0, m1):
     if legal == np.uint64(0):
         return -1
     stay = spent > 0 and not must_leave(P, st, m0, m1)  # stopping here is allowed
-    if bot == 0:
+    if bot == RANDOM:
         if stay and uniform(rng) < 0.25:
             return -1
         pick = below(rng, set_size(legal, np.uint64(0)))
@@ -270,7 +273,7 @@ def frogman_step(bot, T, P, st, rng, spent, ap, hidden, m0, m1):
 @njit(**JIT)
 def frogman_mine(bot, T, P, st, rng, n_path):
     """A point of this turn's path for the mine (IN-MINE-2), or -1 to keep it."""
-    if bot == 0:
+    if bot == RANDOM:
         return st.path[below(rng, n_path)] if uniform(rng) < 0.2 else -1
     best, best_d = -1, 4
     for i in range(n_path):
@@ -587,7 +590,7 @@ def use_effect(bot, T, P, st, player, effect, rng):
     the can down from two rounds before the window."""
     if effect == TRAITOR or (player == 0 and (effect == RADAR or effect == CAN)):
         return False
-    if bot == 0:
+    if bot == RANDOM:
         return uniform(rng) < 0.5
     k = player - 1
     if effect == HEAL:
@@ -605,6 +608,6 @@ def use_effect(bot, T, P, st, player, effect, rng):
 def frogman_draws(bot, T, P, st, rng):
     """Whether the frogman spends 2 AP on a card (IN-CARD-1): random one time in four; the others
     only early, with no artillery within 4 road steps."""
-    if bot == 0:
+    if bot == RANDOM:
         return uniform(rng) < 0.25
     return st.g[ROUND] <= P.evac_from - 3 and _threat(st, st.g[FPOS]) >= 4

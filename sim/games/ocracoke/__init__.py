@@ -174,6 +174,7 @@ GAME = GameSpec(
     player_counts=(2, 3, 4),
     roles=ROLES,
     bots={role: BOTS for role in ROLES},
+    default_bots=dict.fromkeys(ROLES, "counter"),
     play=play,
     metrics=analysis.metrics,
     per_game=analysis.per_game,

@@ -28,7 +28,9 @@ through every public move, for ``counter`` and ``random``, and from its own hand
 looked at itself this hand for ``naive``.
 
 To add a bot: write its four functions, add a branch to each dispatcher below and its name to
-``BOTS`` (weakest to strongest).
+``BOTS`` (anywhere: bots are chosen, defaulted and stored by name; docs/extending.md). ``noswap`` is
+``counter`` that never plays 輪番上陣 (what the swap action is worth: ``sim compare ocracoke
+--variant-policy all=noswap``).
 
 Posterior (used by naive and counter): the cards the view places on the ship (known slot or, after
 a kraken swap, known to be in one of two slots) are fixed; the other ship slots hold a uniformly
@@ -61,8 +63,9 @@ rules_code = njit(cache=True, _nrt=False, error_model="numpy")
 # kraken-swapped pair) and the naive bot's memory stay ordinary calls.
 rules_leaf = njit(cache=True, _nrt=False, error_model="numpy", forceinline=True)
 
-BOTS = ("random", "naive", "counter")
-RANDOM, NAIVE, COUNTER = 0, 1, 2
+BOTS = ("random", "naive", "noswap", "counter")
+# each bot's dispatch number in the compiled engine is its place in BOTS (GameSpec.policy_array)
+RANDOM, NAIVE, NOSWAP, COUNTER = (BOTS.index(name) for name in ("random", "naive", "noswap", "counter"))
 SEARCH = len(BOTS)  # the search bot (search.py): the index one past the scripted bots (GameSpec.policy_array)
 
 DECLARE, PEEK, SPY, SWAP, WAVE = 0, 1, 2, 3, 4
@@ -364,15 +367,16 @@ def _counter_waits(info, values, T):
 
 
 @rules_leaf
-def _counter_turn(info, values, T, choice):
+def _counter_turn(info, values, T, choice, swaps):
     """When it may declare (OC-ROUND-3) declare, unless waiting pays (_counter_waits): then look with
     action card A (正面交鋒 on two slots it does not know, or 輪番上陣 into one). When it may not (round 1,
     OC-ROUND-2, or holding the kraken, OC-KRAKEN-1) and 正面交鋒 and 刺探軍情 are both face up, spy
     (OC-ACT-SPY); else take the face-up action that reveals the most. These rules are the counterfactual
     action values' (docs/search.md, "What each move is worth", "Waiting"): each replaced a choice that
-    lost games."""
+    lost games. Without ``swaps`` (the noswap bot) it never plays 輪番上陣 (OC-ACT-SWAP): it declares
+    rather than wait by a swap, and otherwise takes card B."""
     if info[MAY_DECLARE]:
-        if not _counter_waits(info, values, T):
+        if not _counter_waits(info, values, T) or (info[FACE_A] != 0 and not swaps):
             choice[0] = DECLARE
             return
         a = _first_unknown_slot(info, 0)
@@ -395,7 +399,7 @@ def _counter_turn(info, values, T, choice):
     if peek_up:
         act_a, score_a = PEEK, 2 * min(2, unknown)
     else:
-        act_a, score_a = SWAP, 2 * min(2, unknown) + riddance
+        act_a, score_a = SWAP, (2 * min(2, unknown) + riddance) if swaps else -1
     if spy_up:
         act_b, score_b = SPY, info[HIDDEN_HANDS]
     else:
@@ -425,8 +429,8 @@ def _counter_turn(info, values, T, choice):
 def turn(bot, info, values, T, rng, choice):
     """The seat's move on its turn (see the module docstring)."""
     choice[1], choice[2], choice[3] = -1, -1, 0
-    if bot == COUNTER:
-        _counter_turn(info, values, T, choice)
+    if bot == COUNTER or bot == NOSWAP:
+        _counter_turn(info, values, T, choice, bot == COUNTER)
     elif bot == NAIVE:
         _naive_turn(info, values, T, choice)
     else:

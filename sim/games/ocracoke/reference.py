@@ -221,18 +221,19 @@ class Hand:
             k = next((k for k in range(self.hpp) if view.cards[(HAND, p, k)] == KRAKEN), 0)
             b = self.first_unknown(view, (a,)) if view.cards[(HAND, p, k)] == KRAKEN else -1
             return "swap", a, b, k
-        return self.counter_turn(p, view, may_declare, action_a, action_b)
+        return self.counter_turn(p, view, may_declare, action_a, action_b, swaps=bot != "noswap")
 
     def counter_waits(self, view):
         """4 players, two ship slots or more unknown, best dial worth less than COUNTER_WAITS_BELOW as declarer."""
         return (self.n == 4 and len(self.unknown_slots(view)) >= 2
                 and self.g.ev.best(*self.posterior(view), 1)[0] < COUNTER_WAITS_BELOW - TOLERANCE)
 
-    def counter_turn(self, p, view, may_declare, action_a, action_b):
+    def counter_turn(self, p, view, may_declare, action_a, action_b, swaps=True):
         """Declare when allowed unless waiting pays (then look with action card A); else with peek and spy
-        face up, spy; else the action that reveals the most."""
+        face up, spy; else the action that reveals the most (never swap without ``swaps``: the noswap bot,
+        which declares rather than wait by a swap)."""
         if may_declare:
-            if not self.counter_waits(view):
+            if not self.counter_waits(view) or (action_a == "swap" and not swaps):
                 return "declare", -1, -1, 0
             a = self.first_unknown(view)
             if action_a == "peek":
@@ -246,6 +247,8 @@ class Hand:
         mine = [view.cards[(HAND, p, k)] for k in range(self.hpp)]
         riddance = 3 * (KRAKEN in mine) + (GHOST in mine or MERMAID in mine)
         score_a = 2 * min(2, unknown_ship) + (riddance if action_a == "swap" else 0)
+        if action_a == "swap" and not swaps:
+            score_a = -1
         if action_b == "spy":
             score_b = hidden_hands
         else:

@@ -3,6 +3,7 @@
 from sim.core.game import GameSpec
 from sim.games.wonderful_island import analysis, search
 from sim.games.wonderful_island.rules import PLAYER_COUNTS, WonderfulIslandRules
+from sim.games.wonderful_island.state import CAMP_BOTS, POLITICIAN_BOTS
 
 
 def _register_cli(app) -> None:
@@ -27,8 +28,8 @@ GAME = GameSpec(
     rules_model=WonderfulIslandRules,
     player_counts=PLAYER_COUNTS,
     roles=analysis.ROLES,
-    bots={"blue": ("random", "partisan"), "green": ("random", "partisan"),
-          "politician": ("random", "partisan", "politician")},
+    bots={"blue": CAMP_BOTS, "green": CAMP_BOTS, "politician": POLITICIAN_BOTS},
+    default_bots={"blue": "partisan", "green": "partisan", "politician": "politician"},
     play=search.play,
     metrics=analysis.metrics,
     per_game=analysis.per_game,

@@ -52,7 +52,12 @@ PILE_W = 128
 
 # camps and bots
 BLUE, GREEN, POLITICIAN = 0, 1, 2
-BOT_RANDOM, BOT_PARTISAN, BOT_POLITICIAN = 0, 1, 2
+# a role's bots, weakest to strongest (GameSpec.bots); a bot's dispatch number in the engine is its place in
+# POLITICIAN_BOTS, and the camps' bots are the first of them (same names, same numbers)
+CAMP_BOTS = ("random", "partisan")
+POLITICIAN_BOTS = ("random", "partisan", "politician")
+assert POLITICIAN_BOTS[:len(CAMP_BOTS)] == CAMP_BOTS
+BOT_RANDOM, BOT_PARTISAN, BOT_POLITICIAN = (POLITICIAN_BOTS.index(name) for name in POLITICIAN_BOTS)
 
 # card types, timings, primitives, targets, triggers, conditions (the catalogue's order)
 SUPPORT, OBSTRUCTION, STRATEGY = 0, 1, 2
