@@ -26,7 +26,7 @@ from scipy.optimize import minimize
 from sim.core.game import GameSpec
 from sim.core.runner import simulate
 from sim.core.scenario import Scenario
-from sim.workflow.common import active_roles, is_seated, latin, resolve_game, scenario_of
+from sim.workflow.common import active_roles, is_seated, resolve_game, scenario_of
 
 ELO = 400 / math.log(10)
 BOOTSTRAP = 200
@@ -224,9 +224,16 @@ def expected_score(elo_gap: float) -> float:
     return 1 / (1 + 10 ** (-elo_gap / 400))
 
 
-def ladder_figures(lad: Ladder):
-    """Skill versus luck (Elo with 95 % bootstrap intervals against the pure-chance spread) and the matrix."""
+def ladder_figures(lad: Ladder, share: float | None = None):
+    """Skill versus luck (Elo with 95 % bootstrap intervals against the pure-chance spread) and the matrix,
+    its colours centred on ``share``: the equal share of a win the scoring implies (shared wins counted;
+    default one over the number of seats or 50 % for two roles)."""
     import matplotlib.pyplot as plt
+    from matplotlib.colors import TwoSlopeNorm
+
+    from sim.workflow.pages import use_fonts
+
+    use_fonts()
 
     order = np.argsort(lad.elo)
     fig, ax = plt.subplots(figsize=(8.5, max(3.0, 0.5 * len(order) + 2)))
@@ -240,7 +247,7 @@ def ladder_figures(lad: Ladder):
     ax.set_yticks(y, [lad.labels[i] for i in order])
     ax.axvline(0, color="black", linewidth=0.8)
     ax.set_xlabel("rating (Elo points; 400 = 10:1 odds head to head)")
-    ax.set_title(f"{latin(lad.spec.title)}: skill versus luck\n" + "\n".join(lad.skill_text()), fontsize=9)
+    ax.set_title(f"{lad.spec.title}: skill versus luck\n" + "\n".join(lad.skill_text()), fontsize=9)
     ax.legend(fontsize=7, loc="lower right")
     ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()
@@ -252,8 +259,10 @@ def ladder_figures(lad: Ladder):
         grid = np.full((len(bots), len(bots)), np.nan)
         for r in matrix.iter_rows(named=True):
             grid[bots.index(r["bot"]), bots.index(r["against"])] = 100 * r["rate"]
+        k = len(active_roles(lad.spec, lad.scenario.rules))
+        centre = 100 * (share if share is not None else 1 / k)
         fig2, ax2 = plt.subplots(figsize=(7, 5.5))
-        image = ax2.imshow(grid, cmap="RdYlGn", vmin=0, vmax=100)
+        image = ax2.imshow(grid, cmap="RdYlGn", norm=TwoSlopeNorm(centre, 0, 100))
         for i in range(len(bots)):
             for j in range(len(bots)):
                 if not math.isnan(grid[i, j]):
@@ -262,20 +271,20 @@ def ladder_figures(lad: Ladder):
         ax2.set_yticks(range(len(bots)), bots)
         ax2.set_xlabel("bot in every other seat")
         ax2.set_ylabel("bot in one seat (rotated through all seats)")
-        k = len(active_roles(lad.spec, lad.scenario.rules))
         ax2.set_title(f"Win rate of one row bot against {k - 1} column bot(s) "
-                      f"(fair share {100 / k:.0f}%; {lad.n_games:,} games per seat rotation)", fontsize=9)
+                      f"(colours centred on the equal share {centre:.1f} %; {lad.n_games:,} games per seat rotation)", fontsize=9)
         fig2.colorbar(image, ax=ax2, label="win rate of the row bot (%)")
         fig2.tight_layout()
         figs.append(fig2)
     elif len(lad.groups) == 2:
-        figs.append(_two_role_matrix(lad))
+        figs.append(_two_role_matrix(lad, 100 * (share if share is not None else 0.5)))
     return figs
 
 
-def _two_role_matrix(lad: Ladder):
-    """Win rate of the first role for every combination of the two roles' bots."""
+def _two_role_matrix(lad: Ladder, centre: float):
+    """Win rate of the first role for every combination of the two roles' bots, colours centred on ``centre`` %."""
     import matplotlib.pyplot as plt
+    from matplotlib.colors import TwoSlopeNorm
 
     first, second = lad.groups
     rows_bots = [lad.labels[i].split(":", 1)[1] for i in lad.groups[first]]
@@ -284,7 +293,7 @@ def _two_role_matrix(lad: Ladder):
     for m in lad.matchups:
         grid[rows_bots.index(m.bots[first]), cols_bots.index(m.bots[second])] = 100 * m.wins[first] / m.n
     fig, ax = plt.subplots(figsize=(7, 5.5))
-    image = ax.imshow(grid, cmap="RdYlGn", vmin=0, vmax=100)
+    image = ax.imshow(grid, cmap="RdYlGn", norm=TwoSlopeNorm(centre, 0, 100))
     for i in range(len(rows_bots)):
         for j in range(len(cols_bots)):
             ax.text(j, i, f"{grid[i, j]:.1f}%", ha="center", va="center", fontsize=8)
@@ -292,7 +301,7 @@ def _two_role_matrix(lad: Ladder):
     ax.set_yticks(range(len(rows_bots)), rows_bots)
     ax.set_xlabel(f"{second} bot")
     ax.set_ylabel(f"{first} bot")
-    ax.set_title(f"{latin(lad.spec.title)}: {first} win rate by bots ({lad.n_games:,} games per cell)", fontsize=9)
+    ax.set_title(f"{lad.spec.title}: {first} win rate by bots ({lad.n_games:,} games per cell)", fontsize=9)
     fig.colorbar(image, ax=ax, label=f"{first} win rate (%)")
     fig.tight_layout()
     return fig

@@ -11,26 +11,20 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import textwrap
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib.backends.backend_pdf import PdfPages  # noqa: E402
-
-from sim.core import registry  # noqa: E402
-from sim.core.game import GameSpec  # noqa: E402
-from sim.core.runner import SimResult, simulate  # noqa: E402
-from sim.core.scenario import list_scenarios  # noqa: E402
-from sim.workflow.common import latin, resolve_game, scenario_of, toolkit_version  # noqa: E402
-from sim.workflow.compare import Comparison, changed_rules, compare  # noqa: E402
-from sim.workflow.ladder import Ladder, ladder, ladder_figures  # noqa: E402
-from sim.workflow.robust import (  # noqa: E402
+from sim.core import registry
+from sim.core.game import GameSpec
+from sim.core.runner import SimResult, simulate
+from sim.core.scenario import list_scenarios
+from sim.workflow.common import resolve_game, scenario_of, toolkit_version
+from sim.workflow.compare import Comparison, changed_rules, compare
+from sim.workflow.ladder import Ladder, ladder, ladder_figures
+from sim.workflow.pages import on_a4, section_of, table_pages, text_pages, use_fonts, write_pdf
+from sim.workflow.robust import (
     TABLE_HEADER,
     Robustness,
     cached,
@@ -40,10 +34,8 @@ from sim.workflow.robust import (  # noqa: E402
     speed_line,
     table_rows,
 )
-from sim.workflow.sensitivity import Tornado, sensitivity, tornado_figure  # noqa: E402
+from sim.workflow.sensitivity import Tornado, sensitivity, tornado_figure
 
-PAGE = (8.27, 11.69)  # A4 portrait, inches
-ROWS_PER_PAGE = 34
 HEADLINE_GAMES = 50_000  # Wilson half-width at p = 0.5: 1.96 * sqrt(0.25 / 50000) = 0.44 points
 ANALYSIS_GAMES = 20_000
 LADDER_GAMES = 5_000
@@ -70,38 +62,6 @@ class GameReport:
         return float(((rates["hi"] - rates["lo"]) / 2).max()) if rates.height else 0.0
 
 
-def _text_page(title: str, lines: list[str]):
-    fig = plt.figure(figsize=PAGE)
-    fig.text(0.08, 0.95, latin(title), fontsize=16, weight="bold", va="top")
-    y = 0.90
-    for line in lines:
-        for part in textwrap.wrap(latin(line), 95) or [""]:
-            fig.text(0.08, y, part, fontsize=9, va="top", family="DejaVu Sans")
-            y -= 0.022
-    return fig
-
-
-def _table_pages(title: str, header: list[str], rows: list[list[str]], widths: list[float]):
-    pages = []
-    for start in range(0, max(1, len(rows)), ROWS_PER_PAGE):
-        chunk = rows[start:start + ROWS_PER_PAGE]
-        fig = plt.figure(figsize=PAGE)
-        fig.text(0.06, 0.95, latin(title) + (" (continued)" if start else ""), fontsize=15, weight="bold",
-                 va="top")
-        ax = fig.add_axes((0.04, 0.05, 0.92, 0.86))
-        ax.axis("off")
-        if chunk:
-            table = ax.table(cellText=[[latin(c) for c in r] for r in chunk], colLabels=header, colWidths=widths,
-                             loc="upper center", cellLoc="left")
-            table.auto_set_font_size(False)
-            table.set_fontsize(7.5)
-            table.scale(1, 1.35)
-        else:
-            ax.text(0.0, 1.0, "(none)", fontsize=10, va="top")
-        pages.append(fig)
-    return pages
-
-
 def _cover(spec: GameSpec, headline: SimResult, counts: dict[str, str], seed: int, began: str):
     scen = headline.scenario
     bots = [f"  {role}: {', '.join(spec.bots[role])} (in this run: {headline.policies[role]})" for role in spec.roles]
@@ -119,16 +79,27 @@ def _cover(spec: GameSpec, headline: SimResult, counts: dict[str, str], seed: in
         "Every rate is shown with its 95 % interval (Wilson for rates, t for means) and its number of games.",
         "Differences (sensitivity) are paired over common random numbers; see docs/workflow.md.",
     ]
-    return _text_page(f"{spec.title}: balance report", lines)
+    return text_pages(f"{spec.title}: balance report", lines)
 
 
 def _assumption_pages(headline: SimResult):
     scen = headline.scenario
     values = scen.rules.model_dump()
-    rows = [[key, textwrap.shorten(json.dumps(values.get(key), ensure_ascii=False), 40), src.origin,
-             textwrap.shorten(src.note, 70)] for key, src in scen.assumptions().items()]
-    return _table_pages(f"Assumed values in force ({len(rows)})", ["rule", "value", "file", "why assumed"], rows,
-                        [0.2, 0.22, 0.12, 0.46])
+    rows = [[key, _value_text(values.get(key), headline.game.name), src.origin, src.note]
+            for key, src in scen.assumptions().items()]
+    return table_pages(f"Assumed values in force ({len(rows)})", ["rule", "value", "file", "why assumed"], rows,
+                       [0.17, 0.25, 0.1, 0.48])
+
+
+VALUE_CHARS = 240  # a longer value (a deck, a map) is summarised; `sim rules GAME` prints it whole
+
+
+def _value_text(value, game: str) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    if len(text) <= VALUE_CHARS:
+        return text
+    size = f"{len(value)} entries" if isinstance(value, list | dict) else f"{len(text)} characters"
+    return f"{text[:VALUE_CHARS // 2].rstrip()} ... ({size}; in full: sim rules {game})"
 
 
 def _metric_pages(headline: SimResult):
@@ -143,34 +114,34 @@ def _metric_pages(headline: SimResult):
             est = f"{r['value']:.3f} [{r['lo']:.3f}, {r['hi']:.3f}]"
             half = f"±{(r['hi'] - r['lo']) / 2:.3f}"
         rows.append([("* " if r["metric"] in headline_names else "") + r["label"], est, half, f"{r['n']:,}"])
-    return _table_pages("Metrics with 95 % intervals (* headline)", ["metric", "estimate [95 % interval]",
-                                                                     "half-width", "games"], rows,
-                        [0.42, 0.3, 0.13, 0.15])
+    return table_pages("Metrics with 95 % intervals (* headline)", ["metric", "estimate [95 % interval]",
+                                                                    "half-width", "games"], rows,
+                       [0.42, 0.3, 0.13, 0.15])
 
 
 def _variant_pages(variants: list[Comparison]):
     """Every other scenario of the game against the base: paired differences, Holm over metrics."""
     rows = []
     for c in variants:
-        changed = ", ".join(f"{k}: {json.dumps(old)} -> {json.dumps(new)}" if len(json.dumps([old, new])) < 30
-                            else f"{k} (changed)" for k, (old, new) in changed_rules(c).items())
-        rows.append([f"{c.variant.name}", textwrap.shorten(changed or "(same rules)", 60), "", "", ""])
+        changed = ", ".join(f"{k}: {_value_text(old, c.spec.name)} -> {_value_text(new, c.spec.name)}"
+                            for k, (old, new) in changed_rules(c).items())
+        rows.append([f"{c.variant.name}", changed or "(same rules)", "", "", ""])
         for row in c.rows:
             d = row.difference
             if d is None:
                 continue
             scale, unit = (100, " pt") if row.metric.kind == "rate" else (1, "")
-            value = (f"{100 * d.base.value:.2f}% -> {100 * d.variant.value:.2f}%" if row.metric.kind == "rate"
+            value = (f"{100 * d.base.value:.2f} % -> {100 * d.variant.value:.2f} %" if row.metric.kind == "rate"
                      else f"{d.base.value:.3f} -> {d.variant.value:.3f}")
             rows.append(["", f"  {row.metric.label}", value,
                          f"{scale * d.diff:+.2f}{unit} [{scale * d.lo:+.2f}, {scale * d.hi:+.2f}]",
-                         "YES" if row.beyond_noise else "no"])
+                         "yes" if row.beyond_noise else "no"])
     if not variants:
         return []
     n = variants[0].n_games
-    return _table_pages(f"Scenario variants against the base ({n:,} paired games each)",
-                        ["variant", "metric / rules changed", "base -> variant", "difference [95 %]", "beyond noise"],
-                        rows, [0.14, 0.36, 0.2, 0.2, 0.1])
+    return table_pages(f"Scenario variants against the base ({n:,} paired games each)",
+                       ["variant", "metric / rules changed", "base -> variant", "difference [95 %]", "beyond noise"],
+                       rows, [0.14, 0.36, 0.2, 0.2, 0.1])
 
 
 def _robust_result(spec: GameSpec, scen, out: Path, robust_games: int, seed: int, jobs: int
@@ -179,7 +150,7 @@ def _robust_result(spec: GameSpec, scen, out: Path, robust_games: int, seed: int
     players = getattr(scen.rules, "players", None)
     command = f"sim robust {spec.name} --scenario {scen.name} --out {out / 'robust'}"
     if spec.search is None:
-        return None, (f"{latin(spec.title)} has no search bot yet (GameSpec.search), so this check (the headline "
+        return None, (f"{spec.title} has no search bot yet (GameSpec.search), so this check (the headline "
                       "metrics again with search in place of the scripted bots) cannot run.")
     result = cached(out / "robust", spec, scen.name, players)
     if result is not None:
@@ -197,7 +168,7 @@ def _robust_result(spec: GameSpec, scen, out: Path, robust_games: int, seed: int
 def _robust_pages(spec: GameSpec, result: Robustness | None, note: str):
     """The stronger-play page (summary, flips, table), its continuation and the plot; a note when not run."""
     if result is None:
-        return [_text_page(ROBUST_TITLE, [note])]
+        return text_pages(ROBUST_TITLE, [note])
     budget = ", ".join(f"{k}={v}" for k, v in result.budget.items())
     flips = flip_lines(result)
     hidden = len(flips) - ROBUST_FLIPS_SHOWN
@@ -212,24 +183,11 @@ def _robust_pages(spec: GameSpec, result: Robustness | None, note: str):
              speed_line(result), "",
              "Conclusions that flip (beyond noise: settled by the baseline's interval and the arm's both ways):",
              *[f"  {line}" for line in shown]]
-    rows = table_rows(result)
-    widths = [0.09, 0.17, 0.16, 0.16, 0.2, 0.07, 0.08, 0.07]
-    rows = [[r[0].replace("search as ", "search: "), textwrap.shorten(r[1], 34), *r[2:]] for r in rows]
-    first = _text_page(ROBUST_TITLE, lines)
-    top = 0.90 - 0.022 * sum(max(1, len(textwrap.wrap(latin(line), 95))) for line in lines) - 0.02
-    room = max(0, int((top - 0.05) / 0.025) - 1)
-    ax = first.add_axes((0.04, 0.05, 0.92, max(0.01, top - 0.05)))
-    ax.axis("off")
-    if room and rows:
-        table = ax.table(cellText=[[latin(c) for c in r] for r in rows[:room]], colLabels=TABLE_HEADER,
-                         colWidths=widths, loc="upper center", cellLoc="left")
-        table.auto_set_font_size(False)
-        table.set_fontsize(6.5)
-        table.scale(1, 1.3)
-    pages = [first]
-    if len(rows) > room:
-        pages += _table_pages(f"{ROBUST_TITLE} (table)", TABLE_HEADER, rows[room:], widths)
-    return pages + [robust_figure(result)]
+    rows = [[r[0].replace("search as ", "search: "), *r[1:]] for r in table_rows(result)]
+    return (text_pages(ROBUST_TITLE, lines)
+            + table_pages(f"{ROBUST_TITLE} (table)", TABLE_HEADER, rows, [0.12, 0.17, 0.15, 0.15, 0.17, 0.08, 0.08,
+                                                                          0.08])
+            + [on_a4(robust_figure(result))])
 
 
 def game_report(game: str | GameSpec, out: Path, n_games: int = HEADLINE_GAMES, analysis_games: int = ANALYSIS_GAMES,
@@ -239,6 +197,7 @@ def game_report(game: str | GameSpec, out: Path, n_games: int = HEADLINE_GAMES, 
     """Run the analyses of one game and write ``out/<game>.pdf``; ``on_step`` is told each step as it starts
     (the analysis, then each page written)."""
     spec = resolve_game(game)
+    use_fonts()
     step = on_step or (lambda text: None)
     began = time.perf_counter()
     date = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
@@ -271,73 +230,48 @@ def game_report(game: str | GameSpec, out: Path, n_games: int = HEADLINE_GAMES, 
               "stronger play (search)": f"{strong.n_games:,} paired games per arm ({len(strong.arms)} arms)"
               if strong else "not run"}
 
-    pages: list[tuple[str, object]] = [("Cover", _cover(spec, headline, counts, seed, date))]
+    pages: list[tuple[str, object]] = [("Cover", f) for f in _cover(spec, headline, counts, seed, date)]
     pages += [("Assumed values", f) for f in _assumption_pages(headline)]
     pages += [("Metrics", f) for f in _metric_pages(headline)]
     for fig in game_figs:
-        title = fig.axes[0].get_title() if fig.axes else "figure"
-        pages.append((f"Game plot: {title}", fig))
+        pages.append((f"Game plot: {section_of(fig, 'figure')}", on_a4(fig)))
     pages += [("Scenario variants", f) for f in _variant_pages(variants)]
     if tornado is not None:
-        pages.append(("Sensitivity tornado", tornado_figure(tornado)))
+        pages.append(("Sensitivity tornado", on_a4(tornado_figure(tornado))))
     if lad is not None:
-        pages += [("Skill ladder", f) for f in ladder_figures(lad)]
+        pages += [("Skill ladder", on_a4(f)) for f in ladder_figures(lad)]
     pages += [("Stronger play", f) for f in _robust_pages(spec, strong, strong_note)]
-    out.mkdir(parents=True, exist_ok=True)
-    path = out / f"{spec.name}.pdf"
-    with PdfPages(path) as pdf:
-        info = pdf.infodict()
-        info["Title"] = f"{latin(spec.title)} balance report"
-        info["Subject"] = f"toolkit {toolkit_version()}, seed {seed}"
-        for number, (title, fig) in enumerate(pages, 1):
-            step(f"writing page {number}/{len(pages)}: {title}")
-            pdf.savefig(fig)
-            plt.close(fig)
+    step(f"writing {len(pages)} pages")
+    path = write_pdf(out / f"{spec.name}.pdf", f"{spec.title} balance report",
+                     f"toolkit {toolkit_version()}, seed {seed}", pages)
     return GameReport(spec, path, headline, tornado, lad, [t for t, _ in pages], time.perf_counter() - began,
                       strong, strong_note)
 
 
 def overview(reports: list[GameReport], out: Path, total_s: float) -> Path:
-    """One page: every game's headline rates with intervals, run time and where its PDF is."""
-    fig = plt.figure(figsize=PAGE)
-    fig.text(0.06, 0.96, "Balance overview", fontsize=17, weight="bold", va="top")
-    fig.text(0.06, 0.93, latin(f"toolkit {toolkit_version()} · {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC · "
-                               f"report time {total_s / 60:.1f} min"), fontsize=9, va="top")
-    y = 0.89
+    """Every game's headline rates with intervals, run time and where its PDF is."""
+    lines = [f"toolkit {toolkit_version()} · {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC · "
+             f"report time {total_s / 60:.1f} min", ""]
     for rep in reports:
-        fig.text(0.06, y, latin(f"{rep.spec.title} - scenario {rep.headline.scenario.name} - "
-                                f"{rep.headline.n_games:,} games - {rep.elapsed_s:.0f} s - {rep.path.name}"),
-                 fontsize=10, weight="bold", va="top")
-        y -= 0.025
+        lines.append(f"# {rep.spec.title} - scenario {rep.headline.scenario.name} - {rep.headline.n_games:,} games "
+                     f"- {rep.elapsed_s:.0f} s - {rep.path.name}")
         for r in rep.headline.metrics(headline_only=True).iter_rows(named=True):
-            est = (f"{100 * r['value']:6.2f}%  [{100 * r['lo']:.2f}, {100 * r['hi']:.2f}]" if r["kind"] == "rate"
-                   else f"{r['value']:.3f}  [{r['lo']:.3f}, {r['hi']:.3f}]")
-            fig.text(0.09, y, latin(f"{r['label']}: {est}"), fontsize=8.5, va="top")
-            y -= 0.019
+            est = (f"{100 * r['value']:.2f} % [{100 * r['lo']:.2f}, {100 * r['hi']:.2f}]" if r["kind"] == "rate"
+                   else f"{r['value']:.3f} [{r['lo']:.3f}, {r['hi']:.3f}]")
+            lines.append(f"{r['label']}: {est}")
         if rep.ladder is not None:
-            for line in rep.ladder.skill_text():
-                for part in textwrap.wrap(latin(f"skill ladder, {line}"), 105, subsequent_indent="    "):
-                    fig.text(0.09, y, part, fontsize=8.5, va="top")
-                    y -= 0.019
+            lines += [f"skill ladder, {line}" for line in rep.ladder.skill_text()]
         if rep.robust is not None:
             beyond = sum(f.beyond_noise for f in rep.robust.flips)
-            fig.text(0.09, y, latin(f"under stronger play (search, {rep.robust.n_games:,} games per arm): "
-                                    f"{beyond} conclusion(s) flip beyond noise, "
-                                    f"{len(rep.robust.flips) - beyond} within noise"), fontsize=8.5, va="top")
-            y -= 0.019
+            lines.append(f"under stronger play (search, {rep.robust.n_games:,} games per arm): "
+                         f"{beyond} conclusion(s) flip beyond noise, {len(rep.robust.flips) - beyond} within noise")
         if rep.tornado is not None and rep.tornado.rows:
             top = rep.tornado.rows[0]
-            fig.text(0.09, y, latin(f"most sensitive rule for {rep.tornado.metric.label}: {top.param} "
-                                    f"(one step moves it up to {100 * top.swing:.2f} points)"), fontsize=8.5,
-                     va="top")
-            y -= 0.019
-        y -= 0.015
-    out.mkdir(parents=True, exist_ok=True)
-    path = out / "overview.pdf"
-    with PdfPages(path) as pdf:
-        pdf.savefig(fig)
-    plt.close(fig)
-    return path
+            lines.append(f"most sensitive rule for {rep.tornado.metric.label}: {top.param} "
+                         f"(one step moves it up to {100 * top.swing:.2f} points)")
+        lines.append("")
+    return write_pdf(out / "overview.pdf", "Balance overview", f"toolkit {toolkit_version()}",
+                     [("Overview", page) for page in text_pages("Balance overview", lines)])
 
 
 def report(games: list[str | GameSpec] | None = None, out: Path = Path("reports"), n_games: int = HEADLINE_GAMES,

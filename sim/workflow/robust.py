@@ -56,8 +56,9 @@ from sim.core.runner import (
     summarize_chunk,
 )
 from sim.core.scenario import Scenario
-from sim.workflow.common import DEFAULT_CHUNK, active_roles, headline_metrics, is_seated, latin, resolve_game
+from sim.workflow.common import DEFAULT_CHUNK, active_roles, headline_metrics, is_seated, resolve_game
 from sim.workflow.compare import judge
+from sim.workflow.pages import p_text
 
 DEFAULT_GAMES = 10_000  # per arm: Wilson half-width at p = 0.5 is 1.96 * sqrt(0.25 / 10000) = 0.98 points
 BASELINE = "baseline"
@@ -475,7 +476,7 @@ def change_text(c: Change) -> str:
 
 def table_rows(r: Robustness) -> list[list[str]]:
     """One row per arm and headline metric: baseline, arm, change with its interval, p, beyond noise, n."""
-    return [[c.arm, c.label, _pct(c.kind, c.base), _pct(c.kind, c.value), change_text(c), f"{c.p_value:.2g}",
+    return [[c.arm, c.label, _pct(c.kind, c.base), _pct(c.kind, c.value), change_text(c), p_text(c.p_value),
              "YES" if c.beyond_noise else "no", f"{c.value.n:,}"] for c in r.changes]
 
 
@@ -530,6 +531,10 @@ def robust_figure(r: Robustness):
     """One panel per headline metric: the baseline and each arm with its 95 % interval."""
     import matplotlib.pyplot as plt
 
+    from sim.workflow.pages import use_fonts
+
+    use_fonts()
+
     labels = [c.label for c in r.changes if c.arm == r.arms[1]]
     cols = 2 if len(labels) > 1 else 1
     rows = -(-len(labels) // cols)
@@ -546,15 +551,15 @@ def robust_figure(r: Robustness):
                         fmt="o", color=colour, capsize=3)
         if kind == "rate" and per_arm[0].metric.startswith("win_"):
             ax.axhline(50, color="grey", linestyle="--", linewidth=0.8)
-        ax.set_xticks(range(len(names)), [latin(n.replace("search as ", "search: ")) for n in names], fontsize=7,
+        ax.set_xticks(range(len(names)), [n.replace("search as ", "search: ") for n in names], fontsize=7,
                       rotation=20)
-        ax.set_title(latin(label), fontsize=9)
+        ax.set_title(label, fontsize=9)
         ax.set_ylabel("%" if kind == "rate" else "mean", fontsize=8)
         ax.grid(axis="y", alpha=0.3)
     for ax in list(axes.flat)[len(labels):]:
         ax.axis("off")
-    fig.suptitle(latin(f"{r.title}: headline metrics under search\n({r.n_games:,} games per arm, the same "
-                       "games in every arm; 95 % intervals; red: change beyond noise)"), fontsize=9)
+    fig.suptitle(f"{r.title}: headline metrics under search\n({r.n_games:,} games per arm, the same "
+                       "games in every arm; 95 % intervals; red: change beyond noise)", fontsize=9)
     fig.tight_layout()
     return fig
 

@@ -21,7 +21,6 @@ from sim.workflow.common import (
     default_metric,
     find_metric,
     format_value,
-    latin,
     numeric_fields,
     resolve_game,
     scenario_of,
@@ -105,6 +104,10 @@ def tornado_figure(tornado: Tornado):
     """Bars of the change in the metric for one step down and one step up, with 95 % error bars."""
     import matplotlib.pyplot as plt
 
+    from sim.workflow.pages import use_fonts
+
+    use_fonts()
+
     rows = tornado.rows
     scale, unit = (100, "percentage points") if tornado.metric.kind == "rate" else (1, "units")
     fig, ax = plt.subplots(figsize=(8.5, max(3.0, 0.45 * len(rows) + 1.8)))
@@ -125,7 +128,7 @@ def tornado_figure(tornado: Tornado):
     ax.set_yticks(list(ys), [f"{r.param} = {format_value(r.base_value, r.is_int)}" for r in rows])
     ax.axvline(0, color="black", linewidth=0.8)
     ax.set_xlabel(f"change in {tornado.metric.label} ({unit}), 95 % paired interval")
-    ax.set_title(f"{latin(tornado.spec.title)}: sensitivity of {tornado.metric.label} to one rule step\n"
+    ax.set_title(f"{tornado.spec.title}: sensitivity of {tornado.metric.label} to one rule step\n"
                  f"({tornado.n_games:,} paired games per move, seed {tornado.seed}; labels: moved value)")
     handles, labels = ax.get_legend_handles_labels()
     if handles:

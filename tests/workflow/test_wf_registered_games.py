@@ -4,12 +4,14 @@ own plots, and a paired comparison of the base with itself changes nothing."""
 from __future__ import annotations
 
 import os
+import warnings
 
 import pytest
 from pypdf import PdfReader
 
 from sim.core.registry import all_games
 from sim.workflow.compare import compare
+from sim.workflow.pages import page_sizes_pt
 from sim.workflow.report import game_report
 
 GAMES = sorted(all_games())
@@ -24,10 +26,13 @@ def real_scenarios(monkeypatch):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_report_renders_for_every_registered_game(name, tmp_path):
-    rep = game_report(name, tmp_path, n_games=1000, analysis_games=300, ladder_games=100, seed=1, jobs=1,
-                      robust_games=40)
+    with warnings.catch_warnings():
+        warnings.filterwarnings("error", message=".*missing from font.*")  # a name drawn as boxes fails
+        rep = game_report(name, tmp_path, n_games=1000, analysis_games=300, ladder_games=100, seed=1, jobs=1,
+                          robust_games=40)
     pages = PdfReader(str(rep.path)).pages
     assert len(pages) == len(rep.pages)
+    assert page_sizes_pt(rep.path) == [(595, 841)] * len(pages)  # A4 portrait, every page
     assert rep.pages[:3] == ["Cover", "Assumed values", "Metrics"] or rep.pages[:2] == ["Cover", "Assumed values"]
     assert "Sensitivity tornado" in rep.pages and "Skill ladder" in rep.pages and "Stronger play" in rep.pages
     assert (rep.robust is None) == (all_games()[name].search is None)  # played when the game has a search bot

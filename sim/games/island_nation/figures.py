@@ -75,13 +75,14 @@ def heat_maps(result) -> list[Figure]:
     captures = t["captures"] / n * 100
     escapes = t["escapes"] / n * 100
     p = result.rules.players
-    return [draw_board(board, values=density, colorbar_label="% of frogman round-ends on the point",
+    # colour scales from 0: a point or exit never used must look unused, not merely the least used
+    return [draw_board(board, values=density, colorbar_label="% of frogman round-ends on the point", vmin=0,
                        title=f"Where the frogman ends its rounds ({p} players, n={n:,} games)"),
             draw_board(board, values=np.where(captures > 0, captures, np.nan),
-                       colorbar_label="% of games: frogman caught or shot dead here",
+                       colorbar_label="% of games: frogman caught or shot dead here", vmin=0,
                        title=f"Where the frogman is caught or shot ({p} players, n={n:,} games)"),
             draw_board(board, values=np.where(escapes > 0, escapes, np.nan), cmap="Greens",
-                       colorbar_label="% of games: frogman escapes here",
+                       colorbar_label="% of games: frogman escapes here", vmin=0,
                        title=f"Where the frogman escapes ({p} players, n={n:,} games)")]
 
 

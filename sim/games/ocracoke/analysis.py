@@ -204,7 +204,10 @@ def report_figures(scenario, n_games: int, seed: int, jobs: int) -> list:
         ax_seat.errorbar(seat["seat"].to_numpy() + 0.05 * (players - 3), v,
                          yerr=np.clip([v - seat["lo"].to_numpy(), seat["hi"].to_numpy() - v], 0, None),
                          fmt="o-", capsize=3, label=f"{players} players")
-    ax_pay[0].set_ylabel("share of seat-declarations (95% CI)")
+    from matplotlib.ticker import PercentFormatter
+
+    ax_pay[0].set_ylabel("share of seat-declarations (95 % interval)")
+    ax_pay[0].yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
     fig_pay.suptitle("Ocracoke: payout per declaration, declarer vs others")
     fig_pay.tight_layout()
     ax_seat.set_xlabel("seat (0 starts the game)")

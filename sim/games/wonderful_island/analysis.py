@@ -284,10 +284,14 @@ def report_figures(scenario, n_games: int, seed: int, jobs: int) -> list:
     """Camp win rates by player count, politician win rates per seat and condition, and the paired counterfactuals:
     venue values by support cards, card and character values, the decisiveness of jail and hospital."""
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import PercentFormatter
 
     from sim.core.runner import simulate
     from sim.games.wonderful_island import GAME
+    from sim.workflow.pages import pct_interval, table_pages, use_fonts
 
+    use_fonts()
+    percent = PercentFormatter(1.0, decimals=0)
     figures = []
     counts = list(GAME.player_counts)
     results = {p: simulate(GAME, scenario, n_games, seed, jobs, players=p, progress=False) for p in counts}
@@ -298,7 +302,8 @@ def report_figures(scenario, n_games: int, seed: int, jobs: int) -> list:
         ax.errorbar(counts, [e.value for e in est], yerr=[[e.value - e.lo for e in est], [e.hi - e.value for e in est]],
                     marker="o", capsize=3, label=role, color=colour)
     ax.set_xlabel("players")
-    ax.set_ylabel("win rate (95% interval)")
+    ax.set_ylabel("camp win rate (95 % interval)")
+    ax.yaxis.set_major_formatter(percent)
     ax.set_title("The Wonderful Island: camp win rates by player count")
     ax.legend()
     figures.append(fig)
@@ -314,7 +319,8 @@ def report_figures(scenario, n_games: int, seed: int, jobs: int) -> list:
                     color=colour, linewidth=2.5 if label == "any seat" else 1)
     ax.axhspan(0.2, 0.4, color="grey", alpha=0.15, label="20-40 % band")
     ax.set_xlabel("players")
-    ax.set_ylabel("politician seat win rate (95% interval)")
+    ax.set_ylabel("politician seat win rate (95 % interval)")
+    ax.yaxis.set_major_formatter(percent)
     ax.set_title("Politician win rate per seat, and by win condition")
     ax.legend(fontsize=7, ncol=2)
     figures.append(fig)
@@ -333,16 +339,23 @@ def report_figures(scenario, n_games: int, seed: int, jobs: int) -> list:
         err = np.nan_to_num(np.vstack([vals - part["vs_rally_lo"].to_numpy(), part["vs_rally_hi"].to_numpy() - vals]))
         ax.bar(x, vals, width, yerr=err, capsize=2, label=f"{label} support cards")
     ax.axhline(0, color="grey", linewidth=0.8)
-    ax.set_xticks(np.arange(6), VENUES, rotation=20)
-    ax.set_ylabel("candidate's win rate, venue forced - rally forced")
+    ax.set_xticks(np.arange(6), [f"{v + 1} {VENUE_NAMES[v]}\n{name}" for v, name in enumerate(VENUES)], fontsize=8)
+    ax.set_ylabel("candidate's win rate:\nvenue forced - rally forced (points)")
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=1))
     ax.set_title(f"Venue values (paired: forced at a sampled decision), {rules.players} players, n = {cf_games:,}")
     ax.legend()
     figures.append(fig)
-    figures.append(_table_figure(f"Venue counterfactuals, {rules.players} players: forced venue vs the bot's choice",
-                                 venue.select("venue", "support_in_hand", "value", "lo", "hi", "n", "vs_rally",
-                                              "bot_chooses", "when_chosen_vs_rally")))
+    figures += table_pages(
+        f"Venue counterfactuals, {rules.players} players: each venue forced at one sampled campaign decision",
+        ["venue", "support cards in hand", "candidate's win rate, forced - bot's own choice [95 %]", "games",
+         "forced - rally forced", "the bot chooses it", "forced - rally, where the bot chose it"],
+        [[r["venue"], r["support_in_hand"], _points(r["value"], r["lo"], r["hi"]), f"{r['n']:,}",
+          _points(r["vs_rally"], r["vs_rally_lo"], r["vs_rally_hi"]), f"{100 * r['bot_chooses']:.1f} %",
+          _points(r["when_chosen_vs_rally"])] for r in venue.iter_rows(named=True)],
+        [0.17, 0.08, 0.2, 0.08, 0.2, 0.1, 0.17],
+        intro=["Differences are in percentage points of the candidate's win rate, paired on the same games "
+               "(95 % interval); an empty interval: too few games in the bucket."])
 
-    cjk = _cjk_font()
     cat = load_catalogue(rules.catalogue)
     cards = cf.card_values(rules, policy, seed, max(1_000, cf_games // 4))
     chars = cf.character_values(rules, policy, seed, max(1_000, cf_games // 4))
@@ -357,44 +370,30 @@ def report_figures(scenario, n_games: int, seed: int, jobs: int) -> list:
         vals = frame[key].to_numpy()
         ax.errorbar(vals, y, xerr=[vals - frame[lo].to_numpy(), frame[hi].to_numpy() - vals], fmt="o", ms=3)
         ax.axvline(0, color="grey", linestyle="--")
-        ticks = [f"{names.index(name):02d} {name}" if cjk else f"{label} #{names.index(name):02d}"
-                 for name in frame[label].to_list()]
-        ax.set_yticks(y, ticks, fontsize=6, fontfamily=cjk or None)
-        ax.set_xlabel(xlabel + " (paired, 95% interval)")
+        ax.set_yticks(y, [f"{names.index(name):02d} {name}" for name in frame[label].to_list()], fontsize=6)
+        ax.set_xlabel(xlabel + " (points, paired, 95 % interval)")
+        ax.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
         ax.set_title(f"{label.title()} values (paired counterfactual), {rules.players} players, "
-                     f"n = {int(frame['n'][0]):,}" + ("" if cjk else " (# = catalogue order)"))
+                     f"n = {int(frame['n'][0]):,} (number: catalogue order, as in sim wi-values)")
         figures.append(fig)
-    figures.append(_table_figure(f"How often jail and hospital decide a game (paired re-run), {rules.players} players",
-                                 cf.decisiveness(rules, policy, seed, cf_games)))
+    decisive = cf.decisiveness(rules, policy, seed, cf_games)
+    figures += table_pages(
+        f"How often jail and hospital decide a game (paired re-run), {rules.players} players",
+        ["event spared", "games where it happens", "it changes the winners, of those games [95 %]", "games",
+         "games it decides, of all"],
+        [[r["event"], f"{100 * r['games_with_it']:.1f} %", pct_interval(r["decisive"], r["lo"], r["hi"]),
+          f"{r['n']:,}", f"{100 * r['decides_games']:.1f} %"] for r in decisive.iter_rows(named=True)],
+        [0.2, 0.17, 0.3, 0.13, 0.2],
+        intro=["The games in which the first jailing (hospital stay) happened are played again from the same "
+               "random stream with it spared; it decides the game when the set of winning camps changes."])
     return figures
 
 
-def _table_figure(title: str, frame: pl.DataFrame):
-    """A polars table drawn as a figure page (numbers to 3 decimals)."""
-    import matplotlib.pyplot as plt
-
-    cells = [[f"{v:.3f}" if isinstance(v, float) else str(v) for v in row] for row in frame.iter_rows()]
-    fig, ax = plt.subplots(figsize=(8.27, max(2.5, 0.25 * (len(cells) + 3))))
-    ax.axis("off")
-    table = ax.table(cellText=cells, colLabels=frame.columns, loc="upper center", fontsize=6)
-    table.auto_set_font_size(False)
-    table.set_fontsize(6)
-    family = _cjk_font()
-    if family:
-        for cell in table.get_celld().values():
-            cell.get_text().set_fontfamily(family)
-    ax.set_title(title, fontsize=9)
-    return fig
-
-
-def _cjk_font() -> str:
-    """A font family that draws Chinese, or "" (then plots label cards by catalogue index)."""
-    from matplotlib import font_manager
-
-    for family in ("Noto Sans CJK TC", "Noto Sans CJK JP", "Noto Sans TC", "WenQuanYi Zen Hei", "AR PL UMing TW"):
-        try:
-            font_manager.findfont(font_manager.FontProperties(family=family), fallback_to_default=False)
-            return family
-        except ValueError:
-            continue
-    return ""
+def _points(value: float, lo: float | None = None, hi: float | None = None) -> str:
+    """A difference of rates in percentage points, with its interval if given; "-" when unknown."""
+    if value is None or not np.isfinite(value):
+        return "-"
+    text = f"{100 * value:+.1f}"
+    if lo is not None and hi is not None and np.isfinite(lo) and np.isfinite(hi):
+        text += f" [{100 * lo:+.1f}, {100 * hi:+.1f}]"
+    return text + " pt"
