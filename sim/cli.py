@@ -106,6 +106,8 @@ def run_command(
     Ctrl-C stops early: the figures cover the games that finished, --out keeps exactly those (marked
     incomplete in run.json) and the exit code is 130."""
     from sim.core.runner import changed_rules, simulate
+    from sim.workflow.common import win_metrics
+    from sim.workflow.fairness import fairness
 
     result = simulate(game, scenario, games, seed, jobs, parse_policies(policy), backend,
                       sets=tuple(set_ or ()), players=players, chunk_size=chunk_size, out=out,
@@ -121,6 +123,8 @@ def run_command(
     print_metrics(result.metrics(), "metrics")
     for name, frame in result.tables().items():
         print_frame(frame, name)
+    if len(win_metrics(result.game, result.rules)) > 1:
+        console.print(fairness(result).line())
     if out is not None:
         state = "incomplete run" if result.interrupted else "run"
         console.print(f"{state} in {out}: per-game rows {out}/games/*.parquet · metrics {out}/metrics.csv · "

@@ -135,6 +135,36 @@ def print_comparison(comparison: Comparison) -> None:
                       f"{d.p_value:.2g}", "[bold red]YES[/bold red]" if row.beyond_noise else "no")
     console.print(table)
     console.print(c.narrowing_summary())
+    line = fairness_line(c)
+    if line:
+        console.print(line)
+
+
+def fairness_line(c: Comparison) -> str | None:
+    """The one-line verdict: the gap between the base's best and worst seat (role) in both arms, and whether
+    the variant moves it beyond noise. The gap's change is the difference of two paired changes; its
+    interval adds their half-widths, which holds whatever their correlation (so it is conservative)."""
+    from sim.workflow.common import win_metrics
+
+    names = {m.name for m in win_metrics(c.spec, c.base.rules)}
+    rows = [r for r in c.rows if r.metric.name in names and r.difference is not None]
+    if len(rows) < 2:
+        return None
+    best = max(rows, key=lambda r: r.difference.base.value)
+    worst = min(rows, key=lambda r: r.difference.base.value)
+    b, w = best.difference, worst.difference
+    base_gap, var_gap = b.base.value - w.base.value, b.variant.value - w.variant.value
+    change = var_gap - base_gap
+    half = (b.hi - b.lo) / 2 + (w.hi - w.lo) / 2
+    beyond = abs(change) > half
+
+    def who(row: MetricComparison) -> str:
+        return row.metric.label.split(" win")[0]
+
+    return (f"fairness: gap {who(best)} - {who(worst)} {100 * base_gap:.1f} pt in the base, "
+            f"{100 * var_gap:.1f} pt in the variant: {100 * change:+.1f} pt "
+            f"[{100 * (change - half):+.1f}, {100 * (change + half):+.1f}], "
+            + ("beyond noise" if beyond else "within noise") + " (conservative interval)")
 
 
 def write_comparison(comparison: Comparison, out: Path, sets: tuple[str, ...] = ()) -> list[Path]:

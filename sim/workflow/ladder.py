@@ -80,6 +80,22 @@ class Ladder:
                          f"<= {self.chance_spreads[group]:.0f} Elo")
         return lines
 
+    def plain_text(self) -> list[str]:
+        """``skill_text`` in plain words: how much the better bot wins, and whether luck could explain it."""
+        lines = []
+        for group, (top, low, gap) in self.spreads().items():
+            if self.seated:
+                meaning = f"scores {100 * expected_score(gap):.0f} % head to head against the weakest ({low})"
+            else:
+                top, low = top.split(":", 1)[1], low.split(":", 1)[1]
+                meaning = (f"has {10 ** (gap / 400):,.0f} times the odds of winning of the weakest ({low}) "
+                           "against the same opponents")
+            luck = ("far more than luck alone could make" if gap > 2 * self.chance_spreads[group]
+                    else "more than luck alone could make" if gap > self.chance_spreads[group]
+                    else "no more than luck alone could make")
+            lines.append(f"Skill ({group}): the best bot ({top}) {meaning}: {luck}.")
+        return lines
+
     def matrix(self) -> pl.DataFrame:
         """Seated: win rate of one row bot among column bots. Otherwise: win rate of each role's bot per combination."""
         rows = []

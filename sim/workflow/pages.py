@@ -98,8 +98,9 @@ def blank(title: str) -> tuple[Figure, float]:
     return fig, TOP - len(lines) * _line_height(15) - 0.012
 
 
-def text_pages(title: str, lines: Sequence[str], size: float = BODY_PT) -> list[Figure]:
-    """Paragraphs wrapped to the page; a bold line starts with ``# ``; more pages when they do not fit."""
+def text_pages(title: str, lines: Sequence[str], size: float = BODY_PT, plot: float = 0.0) -> list[Figure]:
+    """Paragraphs wrapped to the page; a bold line starts with ``# ``; more pages when they do not fit.
+    ``plot``: the height (fraction) kept free at the foot of the first page for an axes (``plot_axes``)."""
     pages = []
     fig, y = blank(title)
     step = _line_height(size)
@@ -107,7 +108,7 @@ def text_pages(title: str, lines: Sequence[str], size: float = BODY_PT) -> list[
         bold = line.startswith("# ")
         text = line[2:] if bold else line
         parts = wrap(text, _chars_across(RIGHT - LEFT - 0.02, size)) if text else [""]
-        if y - len(parts) * step < BOTTOM + 0.02:
+        if y - len(parts) * step < BOTTOM + 0.02 + (0 if pages else plot):
             pages.append(fig)
             fig, y = blank(title + " (continued)")
         for k, part in enumerate(parts):
@@ -117,6 +118,11 @@ def text_pages(title: str, lines: Sequence[str], size: float = BODY_PT) -> list[
             y -= step * 0.2
     pages.append(fig)
     return pages
+
+
+def plot_axes(fig: Figure, plot: float):
+    """The axes in the foot of a page that ``text_pages(..., plot=plot)`` kept free (room left for its legend)."""
+    return fig.add_axes((LEFT + 0.06, BOTTOM + 0.07, RIGHT - LEFT - 0.08, plot - 0.1))
 
 
 def draw_table(fig: Figure, top: float, header: Sequence[str], rows: Sequence[Sequence[str]],

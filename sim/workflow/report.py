@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -20,10 +21,11 @@ from sim.core import registry
 from sim.core.game import GameSpec
 from sim.core.runner import SimResult, simulate
 from sim.core.scenario import list_scenarios
-from sim.workflow.common import resolve_game, scenario_of, toolkit_version
+from sim.workflow.common import active_roles, resolve_game, scenario_of, toolkit_version
 from sim.workflow.compare import Comparison, changed_rules, compare
+from sim.workflow.fairness import Fairness, draw_fairness, fairness
 from sim.workflow.ladder import Ladder, ladder, ladder_figures
-from sim.workflow.pages import on_a4, section_of, table_pages, text_pages, use_fonts, write_pdf
+from sim.workflow.pages import on_a4, plot_axes, section_of, table_pages, text_pages, use_fonts, write_pdf
 from sim.workflow.robust import (
     TABLE_HEADER,
     Robustness,
@@ -31,6 +33,7 @@ from sim.workflow.robust import (
     flip_lines,
     robust,
     robust_figure,
+    robust_summary,
     speed_line,
     table_rows,
 )
@@ -55,6 +58,7 @@ class GameReport:
     elapsed_s: float = 0.0
     robust: Robustness | None = None
     robust_note: str = ""  # where the stronger-play result came from, or why there is none
+    verdict: list[str] = field(default_factory=list)  # page one's text
 
     def widest_rate_half_width(self) -> float:
         frame = self.headline.metrics(headline_only=True)
@@ -144,6 +148,82 @@ def _variant_pages(variants: list[Comparison]):
                        rows, [0.14, 0.36, 0.2, 0.2, 0.1])
 
 
+CALIBRATED = re.compile(r"calibrat|(?<!not )tuned", re.IGNORECASE)
+
+
+def _fairness_by_players(spec: GameSpec, scen, n_games: int, seed: int, jobs: int) -> dict[int | None, Fairness]:
+    """Each player count's fairness figures (rows kept for the tie rate and the paired spread); the
+    scenario's own count first."""
+    own = getattr(scen.rules, "players", None)
+    counts = [own] + [p for p in spec.player_counts if p != own] if own is not None else [None]
+    return {p: fairness(simulate(spec, scen, n_games, seed, jobs, players=p, keep_rows=True, progress=False))
+            for p in counts}
+
+
+def _calibrated(scen) -> list[str]:
+    """The assumed values tuned to give a result (their notes say calibrated or tuned): that result is their
+    consequence, not a finding."""
+    return [f"{key}: {src.note}" for key, src in scen.assumptions().items() if CALIBRATED.search(src.note)]
+
+
+def _play_level(spec: GameSpec, headline: SimResult, scen) -> list[str]:
+    """At which play level the figures hold: the scripted bots, and strong play if ``sim skill`` measured it."""
+    from sim.workflow.skill import load_curve
+
+    bots = ", ".join(f"{role} {bot}" for role, bot in headline.policies.items()
+                     if role in active_roles(spec, headline.rules))
+    lines = [f"Every figure in this report (unless a page says otherwise) is from scripted bots: {bots}. They "
+             "follow fixed rules of thumb; they are not strong players."]
+    curve = load_curve(spec.name, scen.name)
+    if curve is None:
+        lines.append(f"Strong play has not been measured for this scenario (`sim skill {spec.name}` plays search "
+                     "at rising budgets until the headlines stop moving). Until it is, these figures hold for "
+                     "scripted play only; 'Does it hold under stronger play?' shows what one search bot changes.")
+    else:
+        state = "settled" if curve.settled else f"not settled ({curve.stopped})"
+        lines.append(f"Strong play (`sim skill`, {curve.n_games:,} games per level, {state}):")
+        lines += [f"  {v.text(curve.tolerance)}" for v in curve.verdicts]
+    return lines
+
+
+def _depends_on(tornado: Tornado | None, count: int = 3) -> list[str]:
+    if tornado is None or not tornado.rows:
+        return ["Not measured (the sensitivity analysis was skipped)."]
+    unit = "points" if tornado.metric.kind == "rate" else "units"
+    scale = 100 if tornado.metric.kind == "rate" else 1
+    return [f"{k}. {row.describe()}: moves {tornado.metric.label} by up to {scale * row.swing:.1f} {unit}"
+            for k, row in enumerate(tornado.rows[:count], 1)]
+
+
+def verdict_lines(spec: GameSpec, scen, fair: dict[int | None, Fairness], headline: SimResult,
+                  tornado: Tornado | None, strong: Robustness | None, n_games: int) -> list[str]:
+    """Page one and the overview's block: is it balanced, by how much, under which play and assumptions."""
+    counts = [p for p in fair if p is not None]
+    lines = ["# Is it balanced?", *[f.sentence() for f in fair.values()], ""]
+    lines.append("# Player counts covered: " + (", ".join(map(str, sorted(counts))) if counts else "the game's own")
+                 + f" ({n_games:,} games each, seed {headline.seed}).")
+    lines += ["", "# Play level", *_play_level(spec, headline, scen)]
+    if strong is not None:
+        lines.append(robust_summary(strong))
+    calibrated = _calibrated(scen)
+    lines += ["", "# Calibrated, not found"]
+    lines += ([*calibrated, "A rate these values were tuned to reach is their consequence, not a finding about the "
+               "game: read it as 'the assumed table makes it so'."] if calibrated else
+              ["No assumed value of this scenario was tuned to reach a result."])
+    lines += ["", f"# The answer depends most on (of {len(tornado.rows) if tornado else 0} assumptions and rules "
+              "moved one step)", *_depends_on(tornado)]
+    return lines
+
+
+VERDICT_PLOT = 0.3  # the foot of page one: the fairness figure
+
+
+def _verdict_pages(spec: GameSpec, lines: list[str], fair: dict[int | None, Fairness]):
+    pages = text_pages(f"{spec.title}: the verdict", lines, plot=VERDICT_PLOT)
+    draw_fairness(plot_axes(pages[0], VERDICT_PLOT), fair)
+    return pages
+
+
 def _robust_result(spec: GameSpec, scen, out: Path, robust_games: int, seed: int, jobs: int
                    ) -> tuple[Robustness | None, str]:
     """The stronger-play result for the report and a sentence saying where it came from."""
@@ -222,6 +302,9 @@ def game_report(game: str | GameSpec, out: Path, n_games: int = HEADLINE_GAMES, 
     if spec.search is not None:
         step("stronger play: the search bot in each role")
     strong, strong_note = _robust_result(spec, scen, out, robust_games, seed, jobs)
+    step("the verdict: fairness at every player count")
+    fair = _fairness_by_players(spec, scen, n_games, seed, jobs)
+    verdict = verdict_lines(spec, scen, fair, headline, tornado, strong, n_games)
     counts = {"headline metrics and the game's plots": f"{n_games:,} games",
               "sensitivity and scenario variants": f"{analysis_games:,} paired games per one-step move or variant"
               if tornado else "not run",
@@ -230,7 +313,8 @@ def game_report(game: str | GameSpec, out: Path, n_games: int = HEADLINE_GAMES, 
               "stronger play (search)": f"{strong.n_games:,} paired games per arm ({len(strong.arms)} arms)"
               if strong else "not run"}
 
-    pages: list[tuple[str, object]] = [("Cover", f) for f in _cover(spec, headline, counts, seed, date)]
+    pages: list[tuple[str, object]] = [("Verdict", f) for f in _verdict_pages(spec, verdict, fair)]
+    pages += [("Cover", f) for f in _cover(spec, headline, counts, seed, date)]
     pages += [("Assumed values", f) for f in _assumption_pages(headline)]
     pages += [("Metrics", f) for f in _metric_pages(headline)]
     for fig in game_figs:
@@ -239,39 +323,30 @@ def game_report(game: str | GameSpec, out: Path, n_games: int = HEADLINE_GAMES, 
     if tornado is not None:
         pages.append(("Sensitivity tornado", on_a4(tornado_figure(tornado))))
     if lad is not None:
-        pages += [("Skill ladder", on_a4(f)) for f in ladder_figures(lad)]
+        share = next(iter(fair.values())).equal_share  # the scenario's own player count, the ladder's
+        pages += [("Skill ladder", on_a4(f)) for f in ladder_figures(lad, share)]
     pages += [("Stronger play", f) for f in _robust_pages(spec, strong, strong_note)]
     step(f"writing {len(pages)} pages")
     path = write_pdf(out / f"{spec.name}.pdf", f"{spec.title} balance report",
                      f"toolkit {toolkit_version()}, seed {seed}", pages)
     return GameReport(spec, path, headline, tornado, lad, [t for t, _ in pages], time.perf_counter() - began,
-                      strong, strong_note)
+                      strong, strong_note, verdict)
 
 
 def overview(reports: list[GameReport], out: Path, total_s: float) -> Path:
-    """Every game's headline rates with intervals, run time and where its PDF is."""
+    """One block per game: its verdict (page one's text) in plain words, and where its PDF is."""
     lines = [f"toolkit {toolkit_version()} · {dt.datetime.now(dt.UTC):%Y-%m-%d %H:%M} UTC · "
              f"report time {total_s / 60:.1f} min", ""]
     for rep in reports:
-        lines.append(f"# {rep.spec.title} - scenario {rep.headline.scenario.name} - {rep.headline.n_games:,} games "
-                     f"- {rep.elapsed_s:.0f} s - {rep.path.name}")
-        for r in rep.headline.metrics(headline_only=True).iter_rows(named=True):
-            est = (f"{100 * r['value']:.2f} % [{100 * r['lo']:.2f}, {100 * r['hi']:.2f}]" if r["kind"] == "rate"
-                   else f"{r['value']:.3f} [{r['lo']:.3f}, {r['hi']:.3f}]")
-            lines.append(f"{r['label']}: {est}")
+        lines.append(f"# {rep.spec.title} (scenario {rep.headline.scenario.name}; details: {rep.path.name})")
+        lines += [line.removeprefix("# ") if line.startswith("# ") else line for line in rep.verdict
+                  if line != "# Is it balanced?"]
         if rep.ladder is not None:
-            lines += [f"skill ladder, {line}" for line in rep.ladder.skill_text()]
-        if rep.robust is not None:
-            beyond = sum(f.beyond_noise for f in rep.robust.flips)
-            lines.append(f"under stronger play (search, {rep.robust.n_games:,} games per arm): "
-                         f"{beyond} conclusion(s) flip beyond noise, {len(rep.robust.flips) - beyond} within noise")
-        if rep.tornado is not None and rep.tornado.rows:
-            top = rep.tornado.rows[0]
-            lines.append(f"most sensitive rule for {rep.tornado.metric.label}: {top.param} "
-                         f"(one step moves it up to {100 * top.swing:.2f} points)")
+            lines += rep.ladder.plain_text()
         lines.append("")
+    pages = text_pages("Balance overview", lines, size=8)
     return write_pdf(out / "overview.pdf", "Balance overview", f"toolkit {toolkit_version()}",
-                     [("Overview", page) for page in text_pages("Balance overview", lines)])
+                     [("Overview", page) for page in pages])
 
 
 def report(games: list[str | GameSpec] | None = None, out: Path = Path("reports"), n_games: int = HEADLINE_GAMES,

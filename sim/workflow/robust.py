@@ -484,14 +484,71 @@ TABLE_HEADER = ["arm", "metric", "baseline [95 %]", "arm [95 %]", "change [95 % 
                 "n"]
 
 
+SEAT_FLIPS = ("50 % line", "average seat", "role rank")  # flips of a role's own win rate
+
+
+def searcher(arm: str) -> str | None:
+    """The one role an arm gives the search bot ("search as frogman" -> "frogman"); None for every role."""
+    role = arm.removeprefix("search as ")
+    return None if role == ALL else role
+
+
+def is_expected(c: Change) -> bool:
+    """The expected effect of the stronger bot in one role: that role's win rate rises, the others' fall."""
+    role = searcher(c.arm)
+    if role is None or not c.metric.startswith("win_"):
+        return False
+    return (c.diff > 0) == (c.metric[4:] == role)
+
+
+def changed_conclusions(r: Robustness) -> list[Change]:
+    """Headline changes beyond noise besides the expected effect, largest first."""
+    return sorted((c for c in r.changes if c.beyond_noise and not is_expected(c)), key=lambda c: -abs(c.diff))
+
+
+def arm_words(arm: str) -> str:
+    role = searcher(arm)
+    return "with search in every role" if role is None else f"with search as {role} (the others scripted)"
+
+
+def change_sentence(c: Change) -> str:
+    """A change as a sentence that can be checked: "with search in every role, a politician wins: 49.8 % ->
+    43.1 % (-6.7 pt [-7.9, -5.5])"."""
+    if c.kind == "rate":
+        values = f"{100 * c.base.value:.1f} % -> {100 * c.value.value:.1f} %"
+    else:
+        values = f"{c.base.value:.2f} -> {c.value.value:.2f}"
+    return f"{arm_words(c.arm)}, {c.label}: {values} ({change_text(c)})"
+
+
+def robust_summary(r: Robustness) -> str:
+    """The stronger-play finding in plain words: what changes beyond noise besides the expected effect."""
+    changed = changed_conclusions(r)
+    expected = [c for c in r.changes if c.beyond_noise and is_expected(c)]
+    head = (f"Under stronger play (search in place of the scripted bots, {r.n_games:,} games per arm), "
+            f"{len(changed)} headline figure(s) change beyond noise besides the expected effect")
+    tail = (f" ({len(expected)} change(s) are the expected effect: a role given the stronger bot wins more and "
+            "the others less).")
+    if not changed:
+        return head + tail
+    shown = "; ".join(change_sentence(c) for c in changed[:3])
+    return f"{head}: {shown}{'; ...' if len(changed) > 3 else ''}{tail}"
+
+
 def flip_lines(r: Robustness) -> list[str]:
-    """The flips, beyond noise first; a sentence when there is none."""
+    """The flips: a line crossed or a ranking reversed; in an arm where one role searches, its own win
+    rate crossing a line is the expected effect and said so. 'settled': the baseline's interval and the
+    arm's both lie clear of the line (or the ranking's gap); else the baseline is too close to call."""
     if not r.flips:
-        return ["No balance conclusion flips: no win rate crosses 50 % (or the average seat's) and no "
-                "ranking reverses."]
-    ordered = sorted(r.flips, key=lambda f: not f.beyond_noise)
-    return [f"{'BEYOND NOISE' if f.beyond_noise else 'within noise'} · {f.arm} · {f.kind}: {f.text}"
-            for f in ordered]
+        return ["No balance conclusion flips: no win rate crosses the equal share and no ranking reverses."]
+
+    def expected(f: Flip) -> bool:
+        return searcher(f.arm) is not None and f.kind in SEAT_FLIPS
+
+    ordered = sorted(r.flips, key=lambda f: (expected(f), not f.beyond_noise))
+    return [f"{'expected effect' if expected(f) else 'changed'} · "
+            f"{'settled' if f.beyond_noise else 'baseline too close to call'} · {arm_words(f.arm)} · {f.kind}: "
+            f"{f.text}" for f in ordered]
 
 
 def speed_line(r: Robustness) -> str:
@@ -521,10 +578,13 @@ def print_robust(r: Robustness) -> None:
         row[6] = "[bold red]YES[/bold red]" if row[6] == "YES" else row[6]
         table.add_row(*row[:-1])
     console.print(table)
-    console.print("[bold]flips[/bold] (a conclusion of the baseline reversed under search):")
+    console.print(robust_summary(r))
+    for c in changed_conclusions(r):
+        console.print(f"  [bold red]{change_sentence(c)}[/bold red]")
+    console.print("[bold]flips[/bold] (a line crossed or a ranking reversed under search):")
     for line in flip_lines(r):
-        console.print(("  [bold red]" if line.startswith("BEYOND") else "  ") + line
-                      + ("[/bold red]" if line.startswith("BEYOND") else ""))
+        console.print(("  [bold red]" if line.startswith("changed · settled") else "  ") + line
+                      + ("[/bold red]" if line.startswith("changed · settled") else ""))
 
 
 def robust_figure(r: Robustness):
@@ -540,6 +600,8 @@ def robust_figure(r: Robustness):
     rows = -(-len(labels) // cols)
     fig, axes = plt.subplots(rows, cols, figsize=(8.27, 1.2 + 2.3 * rows), squeeze=False)
     names = [BASELINE] + r.arms[1:]
+    wins = [c.base.value for c in r.changes if c.arm == r.arms[1] and c.kind == "rate" and c.metric.startswith("win_")]
+    share = sum(wins) / len(wins) if wins else 0.5  # the baseline's equal share, shared wins counted
     for ax, label in zip(axes.flat, labels, strict=False):
         per_arm = [c for c in r.changes if c.label == label]
         kind = per_arm[0].kind
@@ -550,7 +612,9 @@ def robust_figure(r: Robustness):
             ax.errorbar(x, scale * est.value, yerr=[[scale * (est.value - est.lo)], [scale * (est.hi - est.value)]],
                         fmt="o", color=colour, capsize=3)
         if kind == "rate" and per_arm[0].metric.startswith("win_"):
-            ax.axhline(50, color="grey", linestyle="--", linewidth=0.8)
+            ax.axhline(100 * share, color="grey", linestyle="--", linewidth=0.8,
+                       label=f"equal share {100 * share:.1f} %")
+            ax.legend(fontsize=6, loc="best")
         ax.set_xticks(range(len(names)), [n.replace("search as ", "search: ") for n in names], fontsize=7,
                       rotation=20)
         ax.set_title(label, fontsize=9)

@@ -43,6 +43,10 @@ class Sensitivity:
     down: Move | None
     up: Move | None
 
+    def describe(self) -> str:
+        """The assumption and its base value, e.g. "frogman_hp = 7"."""
+        return f"{self.param} = {format_value(self.base_value, self.is_int)}"
+
     @property
     def swing(self) -> float:
         return max(abs(m.difference.diff) for m in (self.down, self.up) if m is not None)

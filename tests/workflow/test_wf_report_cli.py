@@ -39,7 +39,7 @@ def _text(path, page):
 
 def test_report_has_the_expected_pages(rendered):
     rep, _ = rendered
-    assert rep.pages == ["Cover", "Assumed values", "Metrics", "Game plot: Winning total", "Scenario variants",
+    assert rep.pages == ["Verdict", "Cover", "Assumed values", "Metrics", "Game plot: Winning total", "Scenario variants",
                          "Sensitivity tornado", "Skill ladder", "Skill ladder", "Stronger play"]
     reader = PdfReader(str(rep.path))
     assert len(reader.pages) == len(rep.pages)
@@ -49,9 +49,20 @@ def test_report_has_the_expected_pages(rendered):
     assert f"page {len(rep.pages)} of {len(rep.pages)}" in reader.pages[-1].extract_text()
 
 
+def test_page_one_is_the_verdict_in_sentences(rendered):
+    rep, _ = rendered
+    page = _text(rep.path, 0)
+    for needle in ("Toy dice duel: the verdict", "Is it balanced?", "At 2 players the seats are", "an equal share is",
+                   "The gap between the best and the worst seat is", "Player counts covered: 2, 3, 4",
+                   "Play level", "scripted bots", "Strong play has not been measured", "Calibrated, not found",
+                   "The answer depends most on", "1. first_bonus = 0: moves seat 0 wins by up to"):
+        assert needle in page, needle
+    assert rep.verdict and "%" in page and "[" in page
+
+
 def test_cover_names_scenario_players_bots_counts_seed_version_and_date(rendered):
     rep, _ = rendered
-    cover = _text(rep.path, 0)
+    cover = _text(rep.path, 1)
     for needle in ("Toy dice duel: balance report", "Scenario: base", "Player counts of the game: 2, 3, 4",
                    "naive, smart", "4,000 games", "2,000 paired games", "1,000 games per matchup", "Seed: 3",
                    "Toolkit version:", "Date: 20"):
@@ -60,26 +71,26 @@ def test_cover_names_scenario_players_bots_counts_seed_version_and_date(rendered
 
 def test_assumptions_and_metrics_pages_list_values_with_intervals(rendered):
     rep, _ = rendered
-    assumed = _text(rep.path, 1)
+    assumed = _text(rep.path, 2)
     assert "Assumed values in force (1)" in assumed and "first_bonus" in assumed and "no head start" in assumed
-    metrics = _text(rep.path, 2)
+    metrics = _text(rep.path, 3)
     assert "* seat 0 wins" in metrics and "winning total" in metrics and "4,000" in metrics
     assert "%" in metrics and "[" in metrics
 
 
 def test_analysis_pages_show_variants_tornado_and_ladder(rendered):
     rep, _ = rendered
-    variants = _text(rep.path, 4)
+    variants = _text(rep.path, 5)
     assert "Scenario variants against the base (2,000 paired games each)" in variants
     assert "first_bonus: 0 -> 1" in variants and "seat 0 wins" in variants and "yes" in variants
-    assert "sensitivity of seat 0 wins" in _text(rep.path, 5)
-    assert "skill versus luck" in _text(rep.path, 6) and "Elo" in _text(rep.path, 6)
-    assert "equal share" in _text(rep.path, 7)
+    assert "sensitivity of seat 0 wins" in _text(rep.path, 6)
+    assert "skill versus luck" in _text(rep.path, 7) and "Elo" in _text(rep.path, 7)
+    assert "equal share" in _text(rep.path, 8)
 
 
 def test_a_game_without_a_search_bot_gets_a_note_on_the_stronger_play_page(rendered):
     rep, _ = rendered
-    page = _text(rep.path, 8)
+    page = _text(rep.path, 9)
     assert "Does it hold under stronger play?" in page and "has no search bot yet" in page
     assert rep.robust is None
 
@@ -88,8 +99,10 @@ def test_overview_page_lists_each_game(rendered):
     rep, overview = rendered
     reader = PdfReader(str(overview))
     assert len(reader.pages) == 1
-    text = reader.pages[0].extract_text()
-    assert "Balance overview" in text and "Toy dice duel" in text and "seat 0 wins" in text and "Elo" in text
+    text = " ".join(reader.pages[0].extract_text().split())
+    assert "Balance overview" in text and "Toy dice duel" in text and "seat 0 wins" in text
+    assert "an equal share is" in text and "the best bot" in text and "luck alone" in text
+    assert "Elo" not in text and "Is it balanced?" not in text  # plain words
 
 
 def test_text_the_font_cannot_show_is_dropped():
