@@ -145,7 +145,7 @@ def draw_fairness(ax, fair: dict[int | None, Fairness]) -> None:
     for players, f in fair.items():
         xs = x0 + np.arange(len(f.rates))
         values = np.array([r.value for r in f.rates])
-        err = np.array([[r.value - r.lo for r in f.rates], [r.hi - r.value for r in f.rates]])
+        err = np.clip([[r.value - r.lo for r in f.rates], [r.hi - r.value for r in f.rates]], 0, None)
         for i, x in enumerate(xs):
             ax.bar(x, values[i], 0.8, yerr=err[:, i:i + 1], capsize=2, color=colours[i % 10],
                    label=None if f.names[i] in labelled else f.names[i])

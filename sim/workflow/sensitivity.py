@@ -1,14 +1,17 @@
-"""Sensitivity of a headline win rate to each numeric rule parameter: a tornado chart.
+"""Sensitivity of a headline win rate to each numeric rule parameter and each list or table of numbers: a tornado.
 
 Every int or float rule field is moved one step down and one step up from the base scenario (the
 step is the field's json_schema_extra "step", 1 by default; a move past the field's pydantic bounds
-is skipped). All the moved variants are played on the same game streams as the base in a single
+is skipped). A list or table of numbers (an HP table by player count, dial ranges, camp cards: the
+guessed values) is moved as a whole: every whole-number entry one down and one up, or every other
+number scaled by 0.9 and 1.1; a move the rules reject is skipped. All the moved variants are played on the same game streams as the base in a single
 paired run (common random numbers), so each bar is a paired difference with its 95 % interval.
 The player count is not a rule step: the report shows player counts separately.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,8 +34,28 @@ SKIPPED = ("players",)
 
 @dataclass
 class Move:
-    value: float
+    value: float | list
     difference: stats.Difference
+    label: str  # the moved value as shown: "8", or "every entry +1" for a list
+
+
+def _shift(value, direction: int):
+    """Every number of a (nested) list one step: whole numbers by 1, others by 10 %."""
+    if isinstance(value, list):
+        return [_shift(v, direction) for v in value]
+    if isinstance(value, int):
+        return value + direction
+    return round(value * (1 + 0.1 * direction), 9)
+
+
+def _numbers_only(value) -> bool:
+    if isinstance(value, list):
+        return bool(value) and all(_numbers_only(v) for v in value)
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _whole(value) -> bool:
+    return all(_whole(v) for v in value) if isinstance(value, list) else isinstance(value, int)
 
 
 @dataclass
@@ -44,7 +67,9 @@ class Sensitivity:
     up: Move | None
 
     def describe(self) -> str:
-        """The assumption and its base value, e.g. "frogman_hp = 7"."""
+        """The assumption and its base value, e.g. "frogman_hp = 7", or a list's name and how it moved."""
+        if isinstance(self.base_value, list):
+            return f"{self.param} (every entry {'±1' if self.is_int else '±10 %'})"
         return f"{self.param} = {format_value(self.base_value, self.is_int)}"
 
     @property
@@ -89,13 +114,32 @@ def sensitivity(game: str | GameSpec, scenario: str | Path | Scenario = "base", 
             moved = True
         if not moved:
             skipped.append(fld.name)
+    numeric = {f.name for f in fields} | set(SKIPPED)
+    lists = [name for name, value in base_values.items() if name not in numeric and _numbers_only(value)]
+    for name in lists:
+        moved = False
+        for direction in (-1, 1):
+            value = _shift(base_values[name], direction)
+            try:
+                rules = scenario_of(spec, scen, [f"{name}={json.dumps(value)}"]).rules
+            except UserError:
+                continue
+            moves.append((name, direction, value))
+            arms.append((rules, spec.policy_array(rules, policies)))
+            moved = True
+        if not moved:
+            skipped.append(name)
     results = paired_runs(spec, (scen.rules, spec.policy_array(scen.rules, policies)), arms, [target],
                           n_games, seed, jobs) if arms else []
     rows: dict[str, Sensitivity] = {}
-    is_int = {f.name: f.is_int for f in fields}
+    is_int = {f.name: f.is_int for f in fields} | {name: _whole(base_values[name]) for name in lists}
     for (param, direction, value), sums in zip(moves, results, strict=True):
         row = rows.setdefault(param, Sensitivity(param, is_int[param], base_values[param], None, None))
-        move = Move(value, sums.difference(target)[0])
+        if isinstance(value, list):
+            label = f"every entry {direction:+d}" if is_int[param] else f"every entry x{1 + 0.1 * direction:g}"
+        else:
+            label = format_value(value, is_int[param])
+        move = Move(value, sums.difference(target)[0], label)
         if direction < 0:
             row.down = move
         else:
@@ -126,10 +170,10 @@ def tornado_figure(tornado: Tornado):
             labelled.add(label)
             ax.errorbar(scale * d.diff, y, xerr=[[scale * (d.diff - d.lo)], [scale * (d.hi - d.diff)]],
                         fmt="none", ecolor="black", capsize=3)
-            ax.annotate(format_value(move.value, row.is_int), (scale * d.diff, y), fontsize=7,
+            ax.annotate(move.label, (scale * d.diff, y), fontsize=7,
                         xytext=(4 if d.diff >= 0 else -4, 6), textcoords="offset points",
                         ha="left" if d.diff >= 0 else "right")
-    ax.set_yticks(list(ys), [f"{r.param} = {format_value(r.base_value, r.is_int)}" for r in rows])
+    ax.set_yticks(list(ys), [r.describe() for r in rows])
     ax.axvline(0, color="black", linewidth=0.8)
     ax.set_xlabel(f"change in {tornado.metric.label} ({unit}), 95 % paired interval")
     ax.set_title(f"{tornado.spec.title}: sensitivity of {tornado.metric.label} to one rule step\n"
@@ -154,8 +198,8 @@ def print_tornado(tornado: Tornado) -> None:
         for move in (row.down, row.up):
             if move is not None:
                 d = move.difference
-                parts.append(f"{format_value(move.value, row.is_int)}: {scale * d.diff:+.2f}{unit} "
+                parts.append(f"{move.label}: {scale * d.diff:+.2f}{unit} "
                              f"[{scale * d.lo:+.2f}, {scale * d.hi:+.2f}]")
-        console.print(f"  {row.param} = {format_value(row.base_value, row.is_int)}  →  " + " · ".join(parts))
+        console.print(f"  {row.describe()}  →  " + " · ".join(parts))
     if t.skipped:
         console.print(f"  not moved (no valid step): {', '.join(t.skipped)}")

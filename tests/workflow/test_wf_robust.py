@@ -242,7 +242,7 @@ def test_cli_prints_the_table_and_the_flips_and_writes_the_files(sim_main, tmp_p
     assert code == 0, captured.err
     out = captured.out
     assert "does it hold under stronger play?" in out and "search budget rollouts=3" in out
-    assert "95 % paired interval" in out and "search as 1" in out and "BEYOND NOISE" in out
+    assert "95 % paired interval" in out and "search as 1" in out and "expected effect · settled" in out
     assert "50 % line: seat 1 wins: below 50 %" in out
     assert (tmp_path / "toy-search-robust.json").is_file() and (tmp_path / "toy-search-robust.png").is_file()
     frame = pl.read_csv(tmp_path / "toy-search-robust.csv")
@@ -267,7 +267,7 @@ def test_report_page_plays_a_small_check_or_uses_a_fresh_cached_one(tmp_path):
         return rep, _pdf_text(rep.path, range(first, len(rep.pages)))
 
     rep, text = stronger_play(1000)
-    assert rep.pages[-2:] == ["Stronger play"] * 2  # the summary with the table, then the plot
+    assert rep.pages[-3:] == ["Stronger play"] * 3  # the summary, the table, then the plot
     assert "Does it hold under stronger play?" in text and "Played for this report: 1,000 games per arm" in text
     assert "search: 1" in text and "seat 1 wins" in text and "[" in text and "YES" in text
     assert "headline metrics under search" in text and "Conclusions that flip" in text

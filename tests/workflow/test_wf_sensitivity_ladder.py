@@ -98,3 +98,19 @@ def test_ladder_rates_the_smart_bot_above_the_naive_one(toy):
     assert abs(lad.elo.sum()) < 1e-6 * ELO
     figs = ladder_figures(lad)
     assert len(figs) == 2 and "skill versus luck" in figs[0].axes[0].get_title()
+
+
+def test_lists_of_guessed_numbers_are_moved_as_a_whole(monkeypatch):
+    """Island Nation's HP and bullet tables by player count are assumed lists: each is moved every entry
+    one down and one up (a move the rules reject is skipped and named)."""
+    from sim.workflow.sensitivity import _shift, sensitivity
+
+    assert _shift([[1, 2], [3]], 1) == [[2, 3], [4]] and _shift([0.5, 1.0], -1) == [0.45, 0.9]
+    monkeypatch.delenv("SIM_SCENARIOS", raising=False)
+    tornado = sensitivity("island-nation", n_games=200, seed=1)
+    rows = {row.param: row for row in tornado.rows}
+    hp = rows["frogman_hp"]
+    assert hp.describe() == "frogman_hp (every entry ±1)"
+    assert hp.down.label == "every entry -1" and hp.up.label == "every entry +1"
+    assert hp.up.value == [v + 1 for v in hp.base_value]
+    assert "artillery_bullets" in rows  # one direction only: fewer than 1 bullet is rejected

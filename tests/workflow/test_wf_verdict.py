@@ -21,7 +21,7 @@ def test_a_tie_win_for_every_tied_seat_raises_the_equal_share_and_the_spread_is_
     assert f.spread_lo < f.spread < f.spread_hi
     # from totals alone the interval is the conservative bound: never narrower than the paired one
     unpaired = fairness(simulate(toy, "base", 4000, 1, 1, progress=False))
-    assert not unpaired.paired and unpaired.spread_hi - unpaired.spread_lo >= f.spread_hi - f.spread_lo - 1e-12
+    assert not unpaired.paired and unpaired.spread_hi - unpaired.spread_lo >= f.spread_hi - f.spread_lo - 1e-4
     assert "equal share is" in f.sentence() and "%" in f.line()
 
 
