@@ -170,8 +170,9 @@ def _play_level(spec: GameSpec, headline: SimResult, scen) -> list[str]:
     """At which play level the figures hold: the scripted bots, and strong play if ``sim skill`` measured it."""
     from sim.workflow.skill import load_curve
 
-    bots = ", ".join(f"{role} {bot}" for role, bot in headline.policies.items()
-                     if role in active_roles(spec, headline.rules))
+    playing = {role: bot for role, bot in headline.policies.items() if role in active_roles(spec, headline.rules)}
+    bots = (f"{next(iter(playing.values()))} in every seat" if len(set(playing.values())) == 1 and len(playing) > 1
+            else ", ".join(f"{role} {bot}" for role, bot in playing.items()))
     lines = [f"Every figure in this report (unless a page says otherwise) is from scripted bots: {bots}. They "
              "follow fixed rules of thumb; they are not strong players."]
     curve = load_curve(spec.name, scen.name)
@@ -215,11 +216,12 @@ def verdict_lines(spec: GameSpec, scen, fair: dict[int | None, Fairness], headli
     return lines
 
 
-VERDICT_PLOT = 0.3  # the foot of page one: the fairness figure
+VERDICT_PLOT = 0.25  # the foot of page one: the fairness figure
+VERDICT_PT = 8.0
 
 
 def _verdict_pages(spec: GameSpec, lines: list[str], fair: dict[int | None, Fairness]):
-    pages = text_pages(f"{spec.title}: the verdict", lines, plot=VERDICT_PLOT)
+    pages = text_pages(f"{spec.title}: the verdict", lines, size=VERDICT_PT, plot=VERDICT_PLOT)
     draw_fairness(plot_axes(pages[0], VERDICT_PLOT), fair)
     return pages
 

@@ -213,6 +213,10 @@ def print_tune(result: TuneResult) -> None:
     fmt = (lambda v: f"{v:.2f}") if r.is_int else (lambda v: f"{v:.4g}")
     console.print(f"[bold]{r.param}[/bold] bringing {r.metric.label} to {r.target:g}: "
                   f"{fmt(r.value)} [95 % interval {fmt(r.lo)}, {fmt(r.hi)}] · {r.games:,} games · {r.note}")
+    if r.is_int:
+        whole = sorted({math.floor(r.lo), round(r.value), math.ceil(r.hi)})
+        console.print(f"{r.param} is a whole number: use {round(r.value)} (the fitted {fmt(r.value)} rounded; "
+                      f"the interval spans {', '.join(map(str, whole))})")
     best = r.best.estimate(r.metric)
     console.print(f"nearest probed value: {r.param}={format_value(r.best.x, r.is_int)} gives "
                   f"{r.metric.label} = {best}")

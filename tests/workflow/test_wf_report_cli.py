@@ -141,6 +141,7 @@ def test_cli_sweep_tune_sensitivity_ladder(run, tmp_path):
     assert (out / "toy-dice-sweep-first_bonus.csv").is_file() and (out / "toy-dice-sweep-first_bonus.png").is_file()
     tune = run("tune", "toy-dice", "--param", "first_bonus", "--target", "win_1=30%", "--jobs", 1)
     assert tune.exit_code == 0 and "95 % interval" in tune.output
+    assert "first_bonus is a whole number: use" in tune.output
     sens = run("sensitivity", "toy-dice", "--games", 2000, "--jobs", 1, "--out", out)
     assert sens.exit_code == 0 and (out / "toy-dice-tornado.png").is_file()
     lad = run("ladder", "toy-dice", "--games", 1000, "--jobs", 1, "--out", out)
