@@ -23,7 +23,7 @@ def test_games_lists_games_players_bots_and_scenarios():
     proc = sim("games")
     assert proc.returncode == 0, proc.stderr
     assert "ocracoke" in proc.stdout and "players: 2, 3, 4" in proc.stdout
-    assert "random, naive, counter" in proc.stdout and "scenarios: " in proc.stdout
+    assert "random, naive, noswap, counter" in proc.stdout and "scenarios: " in proc.stdout
 
 
 def test_rules_marks_rule_text_and_assumed_values():
@@ -58,7 +58,7 @@ def test_wrong_type_in_a_scenario_file(tmp_path):
 @pytest.mark.parametrize("args,fragments", [
     (["--players", "5"], ["--players: rules.players", "found 5"]),
     (["--set", "players"], ["--set", "key=value"]),
-    (["--policy", "0=genius"], ["expected one of random, naive, counter"]),
+    (["--policy", "0=genius"], ["expected one of random, naive, noswap, counter"]),
     (["--policy", "9=random"], ["has no role '9'"]),
     (["--scenario", "nope"], ["scenarios/ocracoke", "scenario"]),
 ])

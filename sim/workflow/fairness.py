@@ -20,9 +20,9 @@ import numpy as np
 from scipy.special import ndtri
 
 from sim.core import stats
+from sim.core.pages import pct_interval
 from sim.core.runner import SimResult
 from sim.workflow.common import is_seated, win_metrics
-from sim.workflow.pages import pct_interval
 
 EVEN_WITHIN = 0.01  # a spread whose interval lies under 1 point is called even
 

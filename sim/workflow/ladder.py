@@ -247,7 +247,7 @@ def ladder_figures(lad: Ladder, share: float | None = None):
     import matplotlib.pyplot as plt
     from matplotlib.colors import TwoSlopeNorm
 
-    from sim.workflow.pages import use_fonts
+    from sim.core.pages import use_fonts
 
     use_fonts()
 

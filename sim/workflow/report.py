@@ -19,13 +19,13 @@ from pathlib import Path
 
 from sim.core import registry
 from sim.core.game import GameSpec
+from sim.core.pages import on_a4, plot_axes, section_of, table_pages, text_pages, use_fonts, write_pdf
 from sim.core.runner import SimResult, simulate
 from sim.core.scenario import list_scenarios
 from sim.workflow.common import active_roles, resolve_game, scenario_of, toolkit_version
 from sim.workflow.compare import Comparison, changed_rules, compare
 from sim.workflow.fairness import Fairness, draw_fairness, fairness
 from sim.workflow.ladder import Ladder, ladder, ladder_figures
-from sim.workflow.pages import on_a4, plot_axes, section_of, table_pages, text_pages, use_fonts, write_pdf
 from sim.workflow.robust import (
     TABLE_HEADER,
     Robustness,

@@ -45,6 +45,7 @@ from pydantic import BaseModel
 from sim.core import stats
 from sim.core.errors import UserError
 from sim.core.game import GameSpec, Metric
+from sim.core.pages import p_text
 from sim.core.paired import PairedSums
 from sim.core.runner import (
     RunSummary,
@@ -58,7 +59,6 @@ from sim.core.runner import (
 from sim.core.scenario import Scenario
 from sim.workflow.common import DEFAULT_CHUNK, active_roles, headline_metrics, is_seated, resolve_game
 from sim.workflow.compare import judge
-from sim.workflow.pages import p_text
 
 DEFAULT_GAMES = 10_000  # per arm: Wilson half-width at p = 0.5 is 1.96 * sqrt(0.25 / 10000) = 0.98 points
 BASELINE = "baseline"
@@ -591,7 +591,7 @@ def robust_figure(r: Robustness):
     """One panel per headline metric: the baseline and each arm with its 95 % interval."""
     import matplotlib.pyplot as plt
 
-    from sim.workflow.pages import use_fonts
+    from sim.core.pages import use_fonts
 
     use_fonts()
 

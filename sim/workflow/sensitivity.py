@@ -152,7 +152,7 @@ def tornado_figure(tornado: Tornado):
     """Bars of the change in the metric for one step down and one step up, with 95 % error bars."""
     import matplotlib.pyplot as plt
 
-    from sim.workflow.pages import use_fonts
+    from sim.core.pages import use_fonts
 
     use_fonts()
 

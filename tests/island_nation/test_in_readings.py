@@ -151,7 +151,7 @@ def test_sim_rules_lists_every_assumed_value_and_reading():
     from sim.games.island_nation.rules import READINGS as FIXED
 
     proc = subprocess.run([sys.executable, "-m", "sim", "rules", "island-nation"], capture_output=True, text=True,
-                          timeout=600, env={"COLUMNS": "400", **__import__("os").environ})
+                          timeout=600, env={**__import__("os").environ, "COLUMNS": "400"})
     assert proc.returncode == 0, proc.stderr
     rows = {line.split("│")[1].strip(): line for line in proc.stdout.splitlines() if line.count("│") >= 4}
     for key in (*READINGS, "evac_from", "evac_to"):

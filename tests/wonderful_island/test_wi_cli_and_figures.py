@@ -33,7 +33,7 @@ def test_report_figures_have_titles_and_labelled_axes():
     figures = GAME.extras["report_figures"](scenario, 300, 1, 1)
     assert len(figures) == 7
     for fig in figures:
-        if not fig.axes:  # a table page (sim.workflow.pages): its cells, no raw column names
+        if not fig.axes:  # a table page (sim.core.pages): its cells, no raw column names
             cells = [t.get_text() for t in fig.texts if (t.get_gid() or "").startswith("cell ")]
             assert cells and not {"lo", "hi", "nan", "decides_games", "vs_rally"} & set(cells)
             continue

@@ -110,7 +110,7 @@ def test_rounds_and_turn_order(game):
             assert 0 <= venue < 6
             turns = [int(e[1]) for e in block if e[0] == S.E_TURN]
             assert turns == sorted(turns, key=lambda p: (p - c - 1) % 5)
-            declined = {int(e[1]) for e in block if e[0] == S.E_DEBATE_ASK and e[2] == 0}
+            declined = {int(e[1]) for e in block if e[0] == S.E_DEBATE_ASK and e[2] != S.DEBATE_WILLING}
             assert not declined & set(turns)
             debates += venue == S.TV_DEBATE and bool(declined)
             for i, e in enumerate(block):

@@ -9,9 +9,9 @@ import warnings
 import pytest
 from pypdf import PdfReader
 
+from sim.core.pages import page_sizes_pt
 from sim.core.registry import all_games
 from sim.workflow.compare import compare
-from sim.workflow.pages import page_sizes_pt
 from sim.workflow.report import game_report
 
 GAMES = sorted(all_games())

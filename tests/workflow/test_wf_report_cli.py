@@ -9,8 +9,8 @@ from pypdf import PdfReader
 from typer.testing import CliRunner
 
 from sim.core.errors import UserError
+from sim.core.pages import page_sizes_pt
 from sim.workflow.common import latin
-from sim.workflow.pages import page_sizes_pt
 from sim.workflow.report import report
 
 

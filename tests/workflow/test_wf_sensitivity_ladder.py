@@ -53,13 +53,15 @@ def test_ladder_plans_rotate_the_lone_bot_through_every_seat(toy):
     assert len(three) == 2 * 3  # ordered pairs × seats
     assert sum(1 for p in three if p == {"0": "smart", "1": "naive", "2": "naive"}) == 1
     assert len(plan(toy, ["0", "1"])) == 2  # heads-up: each bot in each seat once
-    asymmetric = replace(toy, bots={"0": ("naive", "smart"), "1": ("naive",), "2": ("smart",), "3": ("smart",)})
+    asymmetric = replace(toy, bots={"0": ("naive", "smart"), "1": ("naive",), "2": ("smart",), "3": ("smart",)},
+                         default_bots={"0": "smart", "1": "naive", "2": "smart", "3": "smart"})
     assert len(plan(asymmetric, ["0", "1", "2"])) == 2  # every combination of one bot per role
 
 
 def test_asymmetric_ladder_rates_bots_within_their_role(toy):
     """Where roles differ, the spread is measured among the bots of one role."""
-    asymmetric = replace(toy, bots={"0": ("naive", "smart"), "1": ("naive",), "2": ("naive",), "3": ("naive",)})
+    asymmetric = replace(toy, bots={"0": ("naive", "smart"), "1": ("naive",), "2": ("naive",), "3": ("naive",)},
+                         default_bots={"0": "smart", "1": "naive", "2": "naive", "3": "naive"})
     four = scenario_of(asymmetric, "base", ["players=4"])
     lad = ladder(asymmetric, four, n_games=2000, seed=2, bootstrap=20)
     assert set(lad.groups) == {"0", "1", "2", "3"}

@@ -286,9 +286,9 @@ def report_figures(scenario, n_games: int, seed: int, jobs: int) -> list:
     import matplotlib.pyplot as plt
     from matplotlib.ticker import PercentFormatter
 
+    from sim.core.pages import pct_interval, table_pages, use_fonts
     from sim.core.runner import simulate
     from sim.games.wonderful_island import GAME
-    from sim.workflow.pages import pct_interval, table_pages, use_fonts
 
     use_fonts()
     percent = PercentFormatter(1.0, decimals=0)
