@@ -57,7 +57,7 @@ class Replay:
     def decisions(self, policy, seed: int, index: int) -> list[list[dict]]:
         """Each eligible decision: its candidates with features, ``chosen`` and rollout ``share``."""
         from sim.games.island_nation import engine as E
-        from sim.games.island_nation.play import play_rows
+        from sim.games.island_nation.batch import play_rows
 
         _, _, log = play_rows(self.rules, self.board, policy, seed, index, 1, 4096)
         rows = [tuple(int(x) for x in row) for row in log]

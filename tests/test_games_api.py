@@ -92,3 +92,20 @@ def test_every_rule_field_says_where_it_comes_from(case):
             assert scen.sources[name].kind == "assumed" and scen.sources[name].note, name
     assert spec.rules_model.model_fields["players"].json_schema_extra
     assert scen.rules.players in spec.player_counts
+
+
+@pytest.mark.parametrize("name", sorted(all_games()))
+def test_entry_points_reach_worker_processes_as_themselves(name):
+    """Worker processes receive a game's entry points by name (pickled by reference): once every module
+    of the game's package is imported, each name must still lead to the same function (a submodule named
+    like an entry point would shadow it: `sim robust island-nation -j 2` failed so with a module play.py)."""
+    import importlib
+    import pickle
+    import pkgutil
+
+    spec = all_games()[name]
+    package = importlib.import_module(".".join(spec.play.__module__.split(".")[:3]))  # sim.games.<game>
+    for module in pkgutil.iter_modules(package.__path__):
+        importlib.import_module(f"{package.__name__}.{module.name}")
+    for entry in (spec.play, spec.metrics, spec.per_game, spec.tally, spec.tables, spec.trace):
+        assert pickle.loads(pickle.dumps(entry)) is entry, entry.__qualname__

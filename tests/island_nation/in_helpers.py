@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from sim.games.island_nation.batch import play_rows
 from sim.games.island_nation.board import default_board
-from sim.games.island_nation.play import play_rows
 from sim.games.island_nation.rules import IslandNationRules
 from sim.games.island_nation.state import (
     CAN_AT,

@@ -8,9 +8,9 @@ import numpy as np
 
 from sim.core.scenario import load_scenario
 from sim.games.island_nation import GAME
+from sim.games.island_nation.batch import play_rows
 from sim.games.island_nation.board import board_for
 from sim.games.island_nation.counterfactual import alternatives, play_values, value_table
-from sim.games.island_nation.play import play_rows
 
 RULES = load_scenario(GAME.name, GAME.rules_model, "base", ["players=5"]).rules
 

@@ -11,8 +11,8 @@ from sim.core.rng import seed_stream
 from sim.core.runner import simulate
 from sim.core.scenario import load_scenario
 from sim.games.island_nation import GAME
+from sim.games.island_nation.batch import play_rows
 from sim.games.island_nation.board import board_for
-from sim.games.island_nation.play import play_rows
 from sim.games.island_nation.policies import HUNTER
 from sim.games.island_nation.search import (
     STOP,

@@ -25,7 +25,7 @@ def _board(rules):
 
 
 def play(rules: IslandNationRules, policy: np.ndarray, seed: int, start: int, count: int) -> Chunk:
-    from sim.games.island_nation.play import play_rows
+    from sim.games.island_nation.batch import play_rows
 
     games, points, _ = play_rows(rules, _board(rules), policy, seed, start, count)
     return Chunk(games, {"points": points})
@@ -39,7 +39,7 @@ class EventTrace(Trace):
 
 
 def trace(rules: IslandNationRules, policy: np.ndarray, seed: int, index: int) -> EventTrace:
-    from sim.games.island_nation.play import play_rows
+    from sim.games.island_nation.batch import play_rows
 
     board = _board(rules)
     games, points, log = play_rows(rules, board, policy, seed, index, 1, LOG_ROWS)

@@ -96,9 +96,9 @@ def trace_frames(rules, policy: np.ndarray, seed: int, index: int, out: Path) ->
     """One picture per round of game ``index`` of run ``seed``: the public set at the end of the
     round shaded on the map, the artillery (A1..A5) and the true frogman point (F) marked."""
     from sim.games.island_nation import engine as E
+    from sim.games.island_nation.batch import play_rows
     from sim.games.island_nation.board import board_for
     from sim.games.island_nation.mapview import draw_board
-    from sim.games.island_nation.play import play_rows
 
     board = board_for(rules)
     _, _, log = play_rows(rules, board, policy, seed, index, 1, 4096)

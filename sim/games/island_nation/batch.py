@@ -2,7 +2,9 @@
 the search bots' kernel (search.play_searched_batch) when a role plays search.
 
 Kept apart from engine.py so that the engine never imports the search module (which is built from the
-engine's turn parts): the imports run one way, play -> search -> engine.
+engine's turn parts): the imports run one way, batch -> search -> engine. (Not named play.py: importing a submodule
+binds its name on the package, and a module `play` would replace the GameSpec function `play` that
+worker processes look up by that name.)
 """
 
 from __future__ import annotations
