@@ -9,7 +9,7 @@ import matplotlib.pyplot as plt
 import pytest
 from pypdf import PdfReader
 
-from sim.workflow import pages
+from sim.core import pages
 
 A4_PT = (595, 841)
 
