@@ -40,3 +40,28 @@ def cli_app():
     if not any(getattr(c, "name", None) == "compare" for c in sim.cli.app.registered_commands):
         register(sim.cli.app)
     return sim.cli.app
+
+
+@pytest.fixture
+def sim_main(cli_app, monkeypatch, capsys):
+    """``sim ARGS`` through the real entry point (exit codes, stderr), with the toy games registered."""
+    import sys
+
+    import sim.cli
+    from sim.core import registry
+
+    games = {"toy-dice": toy_spec.GAME, "toy-search": toy_spec.SEARCHING}
+    monkeypatch.setattr(registry, "all_games", lambda: games)
+    monkeypatch.setattr(sim.cli, "get_game", lambda name: games[name])
+    monkeypatch.setattr(sim.cli, "_register_plugins", lambda: None)
+
+    def run(*args):
+        monkeypatch.setattr(sys, "argv", ["sim", *map(str, args)])
+        try:
+            sim.cli.main()
+            code = 0
+        except SystemExit as exit_:
+            code = exit_.code
+        return code, capsys.readouterr()
+
+    return run

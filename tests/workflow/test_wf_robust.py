@@ -7,7 +7,6 @@ seat it plays wins more: a conclusion of the baseline can be planted and then re
 from __future__ import annotations
 
 import dataclasses
-import sys
 
 import polars as pl
 import pytest
@@ -195,29 +194,6 @@ def test_bad_input_is_a_user_error_naming_the_option(kwargs, says):
 def test_a_game_without_a_search_bot_is_a_user_error():
     with pytest.raises(UserError, match="toy-dice has no search bot"):
         robust(GAME, "base", 100)
-
-
-@pytest.fixture
-def sim_main(cli_app, monkeypatch, capsys):
-    """``sim ARGS`` through the real entry point (exit codes, stderr), with the toy games registered."""
-    import sim.cli
-    from sim.core import registry
-
-    games = {"toy-dice": GAME, "toy-search": SEARCHING}
-    monkeypatch.setattr(registry, "all_games", lambda: games)
-    monkeypatch.setattr(sim.cli, "get_game", lambda name: games[name])
-    monkeypatch.setattr(sim.cli, "_register_plugins", lambda: None)
-
-    def run(*args):
-        monkeypatch.setattr(sys, "argv", ["sim", *map(str, args)])
-        try:
-            sim.cli.main()
-            code = 0
-        except SystemExit as exit_:
-            code = exit_.code
-        return code, capsys.readouterr()
-
-    return run
 
 
 @pytest.mark.parametrize("args, says", [

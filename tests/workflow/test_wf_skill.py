@@ -7,8 +7,6 @@ where the changes fall inside the tolerance, and not before.
 
 from __future__ import annotations
 
-import sys
-
 import numpy as np
 import pytest
 from toy_spec import GAME, SEARCHING
@@ -149,28 +147,6 @@ def test_a_bad_ladder_is_a_user_error(text):
 def test_a_game_without_a_search_bot_is_a_user_error():
     with pytest.raises(UserError, match="toy-dice has no search bot"):
         skill(GAME, "base", 100)
-
-
-@pytest.fixture
-def sim_main(cli_app, monkeypatch, capsys):
-    import sim.cli
-    from sim.core import registry
-
-    games = {"toy-dice": GAME, "toy-search": SEARCHING}
-    monkeypatch.setattr(registry, "all_games", lambda: games)
-    monkeypatch.setattr(sim.cli, "get_game", lambda name: games[name])
-    monkeypatch.setattr(sim.cli, "_register_plugins", lambda: None)
-
-    def run(*args):
-        monkeypatch.setattr(sys, "argv", ["sim", *map(str, args)])
-        try:
-            sim.cli.main()
-            code = 0
-        except SystemExit as exit_:
-            code = exit_.code
-        return code, capsys.readouterr()
-
-    return run
 
 
 @pytest.mark.parametrize("args, says", [
