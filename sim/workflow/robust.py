@@ -646,14 +646,20 @@ def write_robust(r: Robustness, out: Path) -> list[Path]:
     return paths
 
 
-def cached(out: Path, spec: GameSpec, scenario: str, players: int | None) -> Robustness | None:
-    """A result ``sim robust --out`` wrote for this game and scenario, if the compiled code is unchanged."""
-    path = out / f"{spec.name}-robust.json"
+def read_result(path: Path, parse):
+    """A result file a command wrote (``parse``: its ``from_json``), or None when it is missing or unreadable."""
     if not path.is_file():
         return None
     try:
-        result = Robustness.from_json(path.read_text())
+        return parse(path.read_text())
     except (ValueError, TypeError, KeyError):
+        return None
+
+
+def cached(out: Path, spec: GameSpec, scenario: str, players: int | None) -> Robustness | None:
+    """A result ``sim robust --out`` wrote for this game and scenario, if the compiled code is unchanged."""
+    result = read_result(out / f"{spec.name}-robust.json", Robustness.from_json)
+    if result is None:
         return None
     fresh = result.sources == sources_digest() and result.scenario == scenario and result.players == players
     return result if fresh else None

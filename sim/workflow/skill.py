@@ -39,7 +39,7 @@ from sim.core.game import GameSpec, Metric
 from sim.core.paired import PairedSums
 from sim.core.runner import _iter_parallel, chunk_plan, resolve_scenario
 from sim.workflow.common import DEFAULT_CHUNK, active_roles, headline_metrics, latin, resolve_game
-from sim.workflow.robust import _no_search, sources_digest
+from sim.workflow.robust import _no_search, read_result, sources_digest
 
 SCRIPTED = "scripted"
 DEVIATOR = 4  # the gap's searching role plays at this multiple of the level's budget
@@ -486,15 +486,8 @@ def write_skill(c: SkillCurve, out: Path = DEFAULT_OUT) -> list[Path]:
 def load_curve(game: str, scenario: str = "base", players: int | None = None, folder: Path = DEFAULT_OUT,
                fresh_only: bool = True) -> SkillCurve | None:
     """The curve ``sim skill`` cached for this game, scenario and ``--players`` (None: the scenario's own; no
-    ``--set``); None when
-    there is none or (``fresh_only``) it was played with other compiled sources than today's."""
-    path = folder / f"{stem(game, scenario, players)}.json"
-    if not path.is_file():
-        return None
-    try:
-        curve = SkillCurve.from_json(path.read_text())
-    except (ValueError, TypeError, KeyError):
-        return None
-    if fresh_only and curve.sources != sources_digest():
+    ``--set``); None when there is none or (``fresh_only``) it was played with other compiled sources than today's."""
+    curve = read_result(folder / f"{stem(game, scenario, players)}.json", SkillCurve.from_json)
+    if curve is None or (fresh_only and curve.sources != sources_digest()):
         return None
     return curve
