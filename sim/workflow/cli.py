@@ -99,7 +99,7 @@ def sweep_command(
 ) -> None:
     """Headline metrics over a grid of rule values: CSV, Parquet and a plot with 95 % bands."""
     from sim.core.display import console
-    from sim.workflow.common import latin, resolve_game
+    from sim.workflow.common import resolve_game
     from sim.workflow.sweep import parse_grid, sweep, write_sweep
 
     _sizes(games, seed)
@@ -116,7 +116,7 @@ def sweep_command(
 
     frame = sweep(spec, scenario, grid, games, seed, _jobs(jobs), level_policies(spec, level, parse_policies(policy)))
     stem = f"{spec.name}-sweep-" + "-".join(param)
-    paths = write_sweep(frame, list(grid), out, stem, f"{latin(spec.title)}: sweep of {' × '.join(param)}")
+    paths = write_sweep(frame, list(grid), out, stem, f"{spec.title}: sweep of {' × '.join(param)}")
     from sim.core.display import print_frame
 
     print_frame(frame.drop("kind"), f"sweep ({games:,} games per point, seed {seed}, same streams at every point)")

@@ -4,7 +4,6 @@ rule fields with their bounds and steps, and playing a range of game indices in 
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,14 +17,6 @@ from sim.core.paired import DEFAULT_CHUNK
 from sim.core.registry import get_game
 from sim.core.runner import RunSummary, _iter_parallel, chunk_plan, resolve_scenario
 from sim.core.scenario import Scenario
-
-_NON_LATIN = re.compile(r"[^\u0000-\u024F\u2010-\u2027\u2030-\u205E\u2190-\u22FF]+")
-
-
-def latin(text: str) -> str:
-    """Text the plots' font (DejaVu Sans) can show: other scripts are dropped, e.g. a title's Chinese name."""
-    text = re.sub(r"\s*\(\s*\)", "", _NON_LATIN.sub("", text))
-    return re.sub(r"[ \t]+([:,.;])", r"\1", re.sub(r"[ \t]{2,}", " ", text)).strip()
 
 
 def toolkit_version() -> str:

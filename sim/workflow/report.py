@@ -4,7 +4,9 @@ Each game's PDF: a cover (scenario, player counts, bots, game counts, seed, tool
 every assumed value in force, the metrics table with 95 % intervals, the game's own key plots
 (``GameSpec.extras["report_figures"]``), the sensitivity tornado, the skill ladder, and "does it hold
 under stronger play?" (``sim robust``: a result ``sim robust GAME --out reports/robust`` wrote for the
-same scenario and compiled code if there is one, else a smaller run played for the report).
+same scenario and compiled code if there is one, else a smaller run played for the report), and the skill
+curve (``sim skill GAME --out reports/skill``: read from ``<out>/skill``, never played by the report; page one
+states its strong-play figure beside the scripted one, or that strong play was not measured).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from sim.core.game import GameSpec
 from sim.core.pages import on_a4, plot_axes, section_of, table_pages, text_pages, use_fonts, write_pdf
 from sim.core.runner import SimResult, simulate
 from sim.core.scenario import list_scenarios
-from sim.workflow.common import active_roles, resolve_game, scenario_of, toolkit_version
+from sim.workflow.common import active_roles, is_seated, resolve_game, scenario_of, toolkit_version
 from sim.workflow.compare import Comparison, changed_rules, compare
 from sim.workflow.fairness import Fairness, draw_fairness, fairness
 from sim.workflow.ladder import Ladder, ladder, ladder_figures
@@ -34,10 +36,13 @@ from sim.workflow.robust import (
     robust,
     robust_figure,
     robust_summary,
+    sources_digest,
     speed_line,
     table_rows,
 )
 from sim.workflow.sensitivity import Tornado, sensitivity, tornado_figure
+from sim.workflow.skill import DEFAULT_OUT as DEFAULT_SKILL
+from sim.workflow.skill import DEVIATOR, SCRIPTED, SkillCurve, load_curve, skill_figure, within
 
 HEADLINE_GAMES = 50_000  # Wilson half-width at p = 0.5: 1.96 * sqrt(0.25 / 50000) = 0.44 points
 ANALYSIS_GAMES = 20_000
@@ -45,6 +50,7 @@ LADDER_GAMES = 5_000
 ROBUST_GAMES = 1_000  # per arm, when no cached `sim robust` result: half-width at p = 0.5 about 3.1 points
 ROBUST_TITLE = "Does it hold under stronger play?"
 ROBUST_FLIPS_SHOWN = 8
+SKILL_TITLE = "Strong play: the skill curve"
 
 
 @dataclass
@@ -59,6 +65,8 @@ class GameReport:
     robust: Robustness | None = None
     robust_note: str = ""  # where the stronger-play result came from, or why there is none
     verdict: list[str] = field(default_factory=list)  # page one's text
+    brief: list[str] = field(default_factory=list)  # the overview's block (strong play in one line)
+    curve: SkillCurve | None = None  # ``sim skill``'s cached curve, if any
 
     def widest_rate_half_width(self) -> float:
         frame = self.headline.metrics(headline_only=True)
@@ -166,25 +174,105 @@ def _calibrated(scen) -> list[str]:
     return [f"{key}: {src.note}" for key, src in scen.assumptions().items() if CALIBRATED.search(src.note)]
 
 
-def _play_level(spec: GameSpec, headline: SimResult, scen) -> list[str]:
-    """At which play level the figures hold: the scripted bots, and strong play if ``sim skill`` measured it."""
-    from sim.workflow.skill import load_curve
+def _who(spec: GameSpec, roles: list[str]) -> str:
+    """Who plays at a level in plain words: "both sides", "every seat" or "every role"."""
+    if len(roles) == 2 and not is_seated(spec):
+        return "both sides"
+    return "every seat" if is_seated(spec) else "every role"
 
+
+def _budget(level: str) -> str:
+    """A level's budget as said in a sentence: "search:rollouts=128" -> "rollouts=128"."""
+    return level.partition(":")[2] or level
+
+
+def _strong_lines(spec: GameSpec, curve: SkillCurve) -> list[str]:
+    """Each win rate's strong-play figure beside the scripted one: the level where it settled, else the
+    highest level measured, with its interval and n."""
+    scripted = {p.metric: p for p in curve.points if p.level == SCRIPTED}
+    who = _who(spec, list(curve.bots.get(curve.levels[-1], {})))
+    lines = []
+    for v in curve.verdicts:
+        if not v.metric.startswith("win_") or v.metric not in scripted:
+            continue
+        base = scripted[v.metric].value
+        where = (f"settled: within ±{100 * curve.tolerance:.1f} points of the level before" if v.settled else
+                 "the curve had not settled" + (f" (last change {_points(v.change)})" if v.change else ""))
+        lines.append(f"{v.label} {_pct(v.value)} with {who} searching at {_budget(v.level)} (n={v.value.n:,}), "
+                     f"against {_pct(base)} scripted on the same games; {where}.")
+    return lines
+
+
+def _pct(est) -> str:
+    return f"{100 * est.value:.1f} % [{100 * est.lo:.1f}, {100 * est.hi:.1f}]"
+
+
+def _points(change: tuple[float, float, float], unit: str = "points") -> str:
+    d, lo, hi = (100 * x for x in change)
+    return f"{d:+.1f} {unit} [{lo:+.1f}, {hi:+.1f}]"
+
+
+def _curve_note(spec: GameSpec, curve: SkillCurve | None, folder: Path) -> str:
+    """Where the skill curve came from (cached file, date, games per level, whether it is fresh), or the
+    command that measures it."""
+    command = f"sim skill {spec.name} --out {folder}"
+    if spec.search is None:
+        return f"{spec.title} has no search bot yet (GameSpec.search), so strong play cannot be measured."
+    if curve is None:
+        return (f"Strong play has not been measured for this scenario: `{command}` plays search at rising budgets "
+                "until the headlines stop moving, and the report then shows its result.")
+    stale = "" if curve.sources == sources_digest() else (
+        " It was played with other compiled sources than today's: run it again to refresh.")
+    state = "settled" if curve.settled else f"not settled ({curve.stopped})"
+    return (f"Strong play: cached result of `{command}` from {curve.date}: {curve.n_games:,} games per level, the "
+            f"same games at every level, seed {curve.seed}; levels scripted, then "
+            f"{', '.join(_budget(lv) for lv in curve.levels[1:])}; {state}.{stale}")
+
+
+def _play_level(spec: GameSpec, headline: SimResult, curve: SkillCurve | None, folder: Path,
+                brief: bool = False) -> list[str]:
+    """At which play level the figures hold: the scripted bots, and strong play if ``sim skill`` measured it
+    (``brief``: strong play in one line, for the overview)."""
     playing = {role: bot for role, bot in headline.policies.items() if role in active_roles(spec, headline.rules)}
     bots = (f"{next(iter(playing.values()))} in every seat" if len(set(playing.values())) == 1 and len(playing) > 1
             else ", ".join(f"{role} {bot}" for role, bot in playing.items()))
     lines = [f"Every figure in this report (unless a page says otherwise) is from scripted bots: {bots}. They "
              "follow fixed rules of thumb; they are not strong players."]
-    curve = load_curve(spec.name, scen.name)
     if curve is None:
-        lines.append(f"Strong play has not been measured for this scenario (`sim skill {spec.name}` plays search "
-                     "at rising budgets until the headlines stop moving). Until it is, these figures hold for "
-                     "scripted play only; 'Does it hold under stronger play?' shows what one search bot changes.")
+        lines.append(_curve_note(spec, curve, folder) + (
+            " Until it is, these figures hold for scripted play only; 'Does it hold under stronger play?' shows "
+            "what one search bot changes." if spec.search is not None else ""))
+    elif brief:
+        lines.append(curve_sentence(spec, curve))
     else:
-        state = "settled" if curve.settled else f"not settled ({curve.stopped})"
-        lines.append(f"Strong play (`sim skill`, {curve.n_games:,} games per level, {state}):")
-        lines += [f"  {v.text(curve.tolerance)}" for v in curve.verdicts]
+        lines += [_curve_note(spec, curve, folder), *[f"  {line}" for line in _strong_lines(spec, curve)],
+                  "  Every headline at every level: the page 'Strong play: the skill curve'."]
     return lines
+
+
+def curve_sentence(spec: GameSpec, curve: SkillCurve) -> str:
+    """Strong play in one sentence: each win rate at the settled (else the highest) level, beside scripted."""
+    scripted = {p.metric: p.value for p in curve.points if p.level == SCRIPTED}
+    wins = [v for v in curve.verdicts if v.metric.startswith("win_") and v.metric in scripted]
+    if not wins:
+        return "Strong play: the skill curve has no win rate."
+    one_level = len({v.level for v in wins}) == 1
+    who = _who(spec, list(curve.bots.get(curve.levels[-1], {})))
+    at = f" at {_budget(wins[0].level)}" if one_level else ""
+    figures = ", ".join(f"{_name(v.label)} {_pct(v.value)}" + ("" if one_level else f" (at {_budget(v.level)})")
+                        for v in wins)
+    before = ", ".join(f"{100 * scripted[v.metric].value:.1f} %" for v in wins)
+    moving = [v for v in wins if not v.settled and v.change]
+    largest = max(moving, key=lambda v: abs(v.change[0]), default=None)
+    state = ("every win rate settled" if all(v.settled for v in wins) else "the curve had not settled"
+             + (f" (largest last move: {_name(largest.label)} {_points(largest.change)})" if largest else ""))
+    return (f"Strong play: with {who} searching{at}, {figures} (n={curve.n_games:,} each; scripted "
+            f"{before} on the same games); {state}.")
+
+
+def _name(label: str) -> str:
+    """A label without its parenthesis: "seat 0 wins (seat 0 starts)" -> "seat 0 wins"."""
+    return label.split(" (")[0]
 
 
 def _depends_on(tornado: Tornado | None, count: int = 3) -> list[str]:
@@ -197,13 +285,15 @@ def _depends_on(tornado: Tornado | None, count: int = 3) -> list[str]:
 
 
 def verdict_lines(spec: GameSpec, scen, fair: dict[int | None, Fairness], headline: SimResult,
-                  tornado: Tornado | None, strong: Robustness | None, n_games: int) -> list[str]:
-    """Page one and the overview's block: is it balanced, by how much, under which play and assumptions."""
+                  tornado: Tornado | None, strong: Robustness | None, n_games: int, curve: SkillCurve | None = None,
+                  skill_dir: Path = DEFAULT_SKILL, brief: bool = False) -> list[str]:
+    """Page one and the overview's block (``brief``: strong play in one line): is it balanced, by how much,
+    under which play (scripted; strong play from ``sim skill``'s cached curve) and which assumptions."""
     counts = [p for p in fair if p is not None]
     lines = ["# Is it balanced?", *[f.sentence() for f in fair.values()], ""]
     lines.append("# Player counts covered: " + (", ".join(map(str, sorted(counts))) if counts else "the game's own")
                  + f" ({n_games:,} games each, seed {headline.seed}).")
-    lines += ["", "# Play level", *_play_level(spec, headline, scen)]
+    lines += ["", "# Play level", *_play_level(spec, headline, curve, skill_dir, brief)]
     if strong is not None:
         lines.append(robust_summary(strong))
     calibrated = _calibrated(scen)
@@ -272,6 +362,42 @@ def _robust_pages(spec: GameSpec, result: Robustness | None, note: str):
             + [on_a4(robust_figure(result))])
 
 
+def _skill_pages(spec: GameSpec, curve: SkillCurve | None, folder: Path):
+    """The skill curve: its figure, the headline at every level (value [interval], n, the paired change from the
+    level before), the exploitability gaps and one verdict line per headline; a note when not measured."""
+    note = _curve_note(spec, curve, folder)
+    if curve is None:
+        return text_pages(SKILL_TITLE, [note])
+    tol = f"±{100 * curve.tolerance:.1f}"
+    rows = [[p.level, p.label, _pct(p.value), f"{p.value.n:,}", "—" if p.change is None else _points(p.change, "pt"),
+             "—" if p.change is None else ("yes" if within(p.change, curve.tolerance) else "no")]
+            for level in curve.levels for p in curve.points if p.level == level]
+    intro = [note, "", "Verdict per headline (settled: the paired 95 % interval of its change from the level before "
+             f"lies within {tol} points, and stays so at every later level):",
+             *[f"  {v.text(curve.tolerance)}" for v in curve.verdicts]]
+    pages = [on_a4(skill_figure(curve))]
+    pages += table_pages(f"{SKILL_TITLE} (table)", ["level", "headline", "value [95 %]", "n",
+                                                   "change from the level before [95 %, paired]", f"within {tol}"],
+                         rows, [0.15, 0.24, 0.2, 0.07, 0.25, 0.09], intro=intro)
+    if curve.gaps:
+        roles = list(dict.fromkeys(g.role for g in curve.gaps))
+        by_level = {(g.level, g.role): g for g in curve.gaps}
+        unit = "seat " if is_seated(spec) else ""
+        gap_rows = [[level + f"\n(deviator: {by_level[level, roles[0]].deviator})"
+                     if (level, roles[0]) in by_level else level,
+                     *[_points((g.diff, g.lo, g.hi), "pt") if (g := by_level.get((level, r))) else "—"
+                       for r in roles]]
+                    for level in curve.levels]
+        pages += table_pages(f"{SKILL_TITLE}: exploitability gaps", ["level", *[f"{unit}{r} searches" for r in roles]],
+                             gap_rows, [0.3] + [0.7 / len(roles)] * len(roles),
+                             intro=[f"Per level and role: that role alone searches at {DEVIATOR}x the level's "
+                                    "budget while the others stay at the level; the gap is its paired win-rate gain "
+                                    f"against the level itself ({curve.n_games:,} games). Strong play has small "
+                                    "gaps; a gap that does not shrink as the level rises says the level is still "
+                                    "exploitable."])
+    return pages
+
+
 def game_report(game: str | GameSpec, out: Path, n_games: int = HEADLINE_GAMES, analysis_games: int = ANALYSIS_GAMES,
                 ladder_games: int = LADDER_GAMES, seed: int = 0, jobs: int = 1, scenario: str = "base",
                 robust_games: int = ROBUST_GAMES, on_step: Callable[[str], None] | None = None
@@ -306,7 +432,10 @@ def game_report(game: str | GameSpec, out: Path, n_games: int = HEADLINE_GAMES, 
     strong, strong_note = _robust_result(spec, scen, out, robust_games, seed, jobs)
     step("the verdict: fairness at every player count")
     fair = _fairness_by_players(spec, scen, n_games, seed, jobs)
-    verdict = verdict_lines(spec, scen, fair, headline, tornado, strong, n_games)
+    skill_dir = out / "skill"
+    curve = load_curve(spec.name, scen.name, folder=skill_dir, fresh_only=False) if spec.search else None
+    verdict = verdict_lines(spec, scen, fair, headline, tornado, strong, n_games, curve, skill_dir)
+    brief = verdict_lines(spec, scen, fair, headline, tornado, strong, n_games, curve, skill_dir, brief=True)
     counts = {"headline metrics and the game's plots": f"{n_games:,} games",
               "sensitivity and scenario variants": f"{analysis_games:,} paired games per one-step move or variant"
               if tornado else "not run",
@@ -328,11 +457,12 @@ def game_report(game: str | GameSpec, out: Path, n_games: int = HEADLINE_GAMES, 
         share = next(iter(fair.values())).equal_share  # the scenario's own player count, the ladder's
         pages += [("Skill ladder", on_a4(f)) for f in ladder_figures(lad, share)]
     pages += [("Stronger play", f) for f in _robust_pages(spec, strong, strong_note)]
+    pages += [("Skill curve", f) for f in _skill_pages(spec, curve, skill_dir)]
     step(f"writing {len(pages)} pages")
     path = write_pdf(out / f"{spec.name}.pdf", f"{spec.title} balance report",
                      f"toolkit {toolkit_version()}, seed {seed}", pages)
     return GameReport(spec, path, headline, tornado, lad, [t for t, _ in pages], time.perf_counter() - began,
-                      strong, strong_note, verdict)
+                      strong, strong_note, verdict, brief, curve)
 
 
 def overview(reports: list[GameReport], out: Path, total_s: float) -> Path:
@@ -341,7 +471,7 @@ def overview(reports: list[GameReport], out: Path, total_s: float) -> Path:
              f"report time {total_s / 60:.1f} min", ""]
     for rep in reports:
         lines.append(f"# {rep.spec.title} (scenario {rep.headline.scenario.name}; details: {rep.path.name})")
-        lines += [line.removeprefix("# ") if line.startswith("# ") else line for line in rep.verdict
+        lines += [line.removeprefix("# ") if line.startswith("# ") else line for line in rep.brief or rep.verdict
                   if line != "# Is it balanced?"]
         if rep.ladder is not None:
             lines += rep.ladder.plain_text()

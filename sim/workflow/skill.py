@@ -38,7 +38,7 @@ from sim.core.errors import UserError
 from sim.core.game import GameSpec, Metric
 from sim.core.paired import PairedSums
 from sim.core.runner import _iter_parallel, chunk_plan, resolve_scenario
-from sim.workflow.common import DEFAULT_CHUNK, active_roles, headline_metrics, latin, resolve_game
+from sim.workflow.common import DEFAULT_CHUNK, active_roles, headline_metrics, resolve_game
 from sim.workflow.robust import _no_search, read_result, sources_digest
 
 SCRIPTED = "scripted"
@@ -413,8 +413,13 @@ def skill_figure(c: SkillCurve):
     cols = 2 if panels > 1 else 1
     rows = -(-panels // cols)
     fig, axes = plt.subplots(rows, cols, figsize=(8.27, 1.2 + 2.4 * rows), squeeze=False)
+    from sim.core.pages import use_fonts
+
+    use_fonts()
     ticks = [lv.split("=")[-1] if lv != SCRIPTED else SCRIPTED for lv in c.levels]
     settled = {v.label: v for v in c.verdicts}
+    wins = [p.value.value for p in c.points if p.level == SCRIPTED and p.metric.startswith("win_")]
+    share = 100 * sum(wins) / len(wins) if wins else 50.0  # the scripted level's equal share, shared wins counted
     flat = list(axes.flat)
     for ax, label in zip(flat, labels, strict=False):
         mine = [p for p in c.points if p.label == label]
@@ -427,10 +432,11 @@ def skill_figure(c: SkillCurve):
         if v.settled:
             i = c.levels.index(v.level)
             ax.plot([i], [ys[i]], "s", color="tab:green", markersize=9, fillstyle="none")
-        if label.lower().startswith("win") or mine[0].metric.startswith("win_"):
-            ax.axhline(50, color="grey", linestyle="--", linewidth=0.8)
+        if mine[0].metric.startswith("win_"):
+            ax.axhline(share, color="grey", linestyle="--", linewidth=0.8, label=f"equal share {share:.1f} %")
+            ax.legend(fontsize=6, loc="best")
         ax.set_xticks(xs, ticks, fontsize=7)
-        ax.set_title(latin(label) + (" (settled)" if v.settled else " (not settled)"), fontsize=9)
+        ax.set_title(label + (" (settled)" if v.settled else " (not settled)"), fontsize=9)
         ax.set_ylabel("%", fontsize=8)
         ax.grid(axis="y", alpha=0.3)
     if c.gaps:
@@ -441,7 +447,7 @@ def skill_figure(c: SkillCurve):
             xs = np.array([c.levels.index(g.level) for g in mine]) + (j - (len(roles) - 1) / 2) * 0.08
             ys = np.array([100 * g.diff for g in mine])
             err = np.array([[100 * (g.diff - g.lo) for g in mine], [100 * (g.hi - g.diff) for g in mine]])
-            ax.errorbar(xs, ys, yerr=err, fmt="o-", capsize=3, linewidth=1, label=latin(role))
+            ax.errorbar(xs, ys, yerr=err, fmt="o-", capsize=3, linewidth=1, label=role)
         ax.axhline(0, color="grey", linewidth=0.8)
         ax.set_xticks(range(len(c.levels)), ticks, fontsize=7)
         ax.set_title(f"exploitability gap (one role at {DEVIATOR}x budget)", fontsize=9)
@@ -450,8 +456,8 @@ def skill_figure(c: SkillCurve):
         ax.grid(axis="y", alpha=0.3)
     for ax in flat[panels:]:
         ax.axis("off")
-    fig.suptitle(latin(f"{c.title}: skill curve ({c.option} per level; {c.n_games:,} games per level, the same "
-                       f"games at every level; 95 % intervals; {c.stopped})"), fontsize=9)
+    fig.suptitle(f"{c.title}: skill curve ({c.option} per level; {c.n_games:,} games per level, the same "
+                 f"games at every level; 95 % intervals; {c.stopped})", fontsize=9)
     fig.tight_layout()
     return fig
 

@@ -91,6 +91,10 @@ def sweep_figures(frame: pl.DataFrame, params: list[str], title: str):
     """A line per headline metric with its 95 % band (one parameter) or a heat map per metric (two)."""
     import matplotlib.pyplot as plt
 
+    from sim.core.pages import use_fonts
+
+    use_fonts()  # the games' Chinese names in the title
+
     never = frame.group_by("metric").agg(pl.col("value").max() == 0).filter(pl.col("value"))["metric"].to_list()
     metrics = [m for m in dict.fromkeys(frame["metric"].to_list()) if m not in never]  # e.g. an empty seat
     if len(params) == 1:

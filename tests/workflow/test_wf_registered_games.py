@@ -37,6 +37,7 @@ def test_report_renders_for_every_registered_game(name, tmp_path):
     rest = [p for p in rep.pages if p != "Verdict"]
     assert rest[:3] == ["Cover", "Assumed values", "Metrics"] or rest[:2] == ["Cover", "Assumed values"]
     assert "Sensitivity tornado" in rep.pages and "Skill ladder" in rep.pages and "Stronger play" in rep.pages
+    assert rep.pages[-1] == "Skill curve"  # the cached curve, or how to measure it
     assert (rep.robust is None) == (all_games()[name].search is None)  # played when the game has a search bot
     if "report_figures" in all_games()[name].extras:
         assert any(p.startswith("Game plot") for p in rep.pages)

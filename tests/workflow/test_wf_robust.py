@@ -240,10 +240,10 @@ def test_report_page_plays_a_small_check_or_uses_a_fresh_cached_one(tmp_path):
         (rep,), _, _ = report([SEARCHING], tmp_path, n_games=2000, analysis_games=0, ladder_games=0, seed=3,
                               robust_games=n_report)
         first = rep.pages.index("Stronger play")
-        return rep, _pdf_text(rep.path, range(first, len(rep.pages)))
+        return rep, _pdf_text(rep.path, range(first, first + rep.pages.count("Stronger play")))
 
     rep, text = stronger_play(1000)
-    assert rep.pages[-3:] == ["Stronger play"] * 3  # the summary, the table, then the plot
+    assert rep.pages[-4:] == ["Stronger play"] * 3 + ["Skill curve"]  # summary, table, plot; then the skill curve
     assert "Does it hold under stronger play?" in text and "Played for this report: 1,000 games per arm" in text
     assert "search: 1" in text and "seat 1 wins" in text and "[" in text and "YES" in text
     assert "headline metrics under search" in text and "Conclusions that flip" in text

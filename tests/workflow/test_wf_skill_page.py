@@ -1,0 +1,101 @@
+"""The skill curve in the report (issue 21 item 1, issue 25 item 1): a page of the PDF with its figure, the
+headline at every level, the exploitability gaps and the verdicts; page one and the overview state the
+strong-play figure beside the scripted one; figures draw Chinese names instead of dropping them."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import warnings
+
+import pytest
+from pypdf import PdfReader
+from toy_spec import SEARCHING
+
+from sim.core.pages import write_pdf
+from sim.core.runner import simulate
+from sim.workflow.report import _play_level, _skill_pages, curve_sentence, game_report, overview
+from sim.workflow.skill import SCRIPTED, skill, skill_figure, write_skill
+
+
+@pytest.fixture(scope="module")
+def curve():
+    import os
+
+    from conftest import SCENARIOS
+
+    os.environ["SIM_SCENARIOS"] = str(SCENARIOS)
+    try:
+        return skill(SEARCHING, "base", 1000, seed=5, ladder=[1, 2], chunk_size=1000)
+    finally:
+        del os.environ["SIM_SCENARIOS"]
+
+
+def _text(path) -> str:
+    return " ".join(" ".join(p.extract_text() for p in PdfReader(str(path)).pages).split())
+
+
+def test_page_one_states_the_strong_play_figure_beside_the_scripted_one(curve, tmp_path):
+    headline = simulate(SEARCHING, "base", 500, 0, progress=False)
+    lines = " ".join(_play_level(SEARCHING, headline, curve, tmp_path))
+    top = next(v for v in curve.verdicts if v.metric == "win_0")
+    scripted = next(p for p in curve.points if p.level == SCRIPTED and p.metric == "win_0")
+    assert top.level == "search:rollouts=2" and not top.settled  # two search levels cannot settle at ±1 point
+    expected = (f"seat 0 wins {100 * top.value.value:.1f} % [{100 * top.value.lo:.1f}, {100 * top.value.hi:.1f}] "
+                f"with every seat searching at rollouts=2 (n=1,000), against {100 * scripted.value.value:.1f} % ")
+    assert expected in lines and "scripted on the same games; the curve had not settled (last change" in lines
+    assert "scripted bots: smart in every seat" in lines and f"sim skill toy-search --out {tmp_path}" in lines
+    brief = curve_sentence(SEARCHING, curve)
+    assert brief.startswith("Strong play: with every seat searching at rollouts=2, seat 0 wins ")
+    assert "(n=1,000 each; scripted " in brief and "the curve had not settled (largest last move: seat" in brief
+
+
+def test_without_a_curve_page_one_says_it_was_not_measured_and_gives_the_command(tmp_path):
+    headline = simulate(SEARCHING, "base", 500, 0, progress=False)
+    text = " ".join(_play_level(SEARCHING, headline, None, tmp_path / "skill"))
+    assert "Strong play has not been measured for this scenario" in text
+    assert f"`sim skill toy-search --out {tmp_path / 'skill'}`" in text
+
+
+def test_the_skill_page_has_the_figure_the_table_the_gaps_and_the_verdicts(curve, tmp_path):
+    with warnings.catch_warnings():
+        warnings.filterwarnings("error", message=".*missing from font.*")
+        pages = _skill_pages(SEARCHING, curve, tmp_path)
+        path = write_pdf(tmp_path / "skill.pdf", "t", "s", [("Skill curve", p) for p in pages])
+    text = _text(path)
+    assert len(pages) == 3 and "skill curve" in text
+    for needle in ("Strong play: the skill curve (table)", "search:rollouts=1", "1,000", "within ±1.0",
+                   "seat 0 wins: not settled: last change", "exploitability gaps", "seat 0 searches",
+                   "deviator: search:rollouts=8"):
+        assert needle in text, needle
+    point = next(p for p in curve.points if p.level == "search:rollouts=1" and p.metric == "win_1")
+    assert f"{100 * point.value.value:.1f} % [{100 * point.value.lo:.1f}, {100 * point.value.hi:.1f}]" in text
+
+
+def test_the_report_reads_the_cached_curve_from_its_skill_folder(curve, tmp_path, monkeypatch):
+    write_skill(curve, tmp_path / "skill")
+    rep = game_report(SEARCHING, tmp_path, n_games=600, analysis_games=0, ladder_games=0, robust_games=0)
+    assert rep.curve == curve and rep.pages[-3:] == ["Skill curve"] * 3
+    assert any("with every seat searching at rollouts=2" in line for line in rep.verdict)
+    text = _text(overview([rep], tmp_path, 1.0))
+    assert "Strong play: with every seat searching at rollouts=2" in text and "Strong play: cached" not in text
+
+
+@pytest.mark.parametrize("make", ["skill", "sweep"])
+def test_figures_draw_chinese_names_without_a_missing_glyph(curve, make):
+    import matplotlib.pyplot as plt
+    import polars as pl
+
+    from sim.workflow.sweep import sweep_figures
+
+    if make == "skill":
+        fig = skill_figure(dataclasses.replace(curve, title="Ocracoke 迷霧島"))
+    else:
+        frame = pl.DataFrame({"first_bonus": [0, 1], "metric": ["win_0"] * 2, "label": ["seat 0 wins"] * 2,
+                              "kind": ["rate"] * 2, "value": [0.5, 0.6], "lo": [0.4, 0.5], "hi": [0.6, 0.7]})
+        fig = sweep_figures(frame, ["first_bonus"], "Ocracoke 迷霧島: sweep of first_bonus")[0]
+    assert "迷霧島" in (fig._suptitle.get_text() if fig._suptitle else fig.axes[0].get_title())
+    with warnings.catch_warnings():
+        warnings.filterwarnings("error", message=".*missing from font.*")
+        fig.savefig(io.BytesIO(), format="png", dpi=30)
+    plt.close(fig)
