@@ -34,12 +34,16 @@ class Metric:
     ``kind="rate"``: a 0/1 indicator per game (reported as a proportion with a Wilson interval).
     ``kind="mean"``: an integer per game (reported as a mean with a t interval).
     ``headline`` metrics are the ones compare, drift and the report put first.
+    ``favours``: the roles for whom a higher value is a better result (e.g. Island Nation's "escaped by round
+    7" goes with the frogman's win); a role's win rate ``win_<role>`` favours that role without saying so.
+    ``sim robust`` counts a change in the direction of the searching role's favour as the expected effect.
     """
 
     name: str
     label: str
     kind: str = "rate"
     headline: bool = False
+    favours: tuple[str, ...] = ()
 
 
 @dataclass

@@ -142,6 +142,7 @@ class Robustness:
     sources: str  # digest of the compiled sources the result was played with
     date: str
     sums: dict[str, ArmSums] | None = field(default=None, repr=False)  # raw sums (not kept in JSON)
+    favours: dict[str, list[str]] = field(default_factory=dict)  # metric -> roles it favours (Metric.favours)
 
     def frame(self) -> pl.DataFrame:
         return pl.DataFrame([{"arm": c.arm, "metric": c.metric, "label": c.label, "kind": c.kind,
@@ -455,7 +456,19 @@ def robust(game: str | GameSpec, scenario: str | Path | Scenario = "base", n_gam
         flips,
         elapsed, len(searching) * n_games / cpu if cpu > 0 else None,
         decisions / cpu if cpu > 0 and decisions else None, sources_digest(),
-        dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"), dict(zip([a.name for a in arms], totals, strict=True)))
+        dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"), dict(zip([a.name for a in arms], totals, strict=True)),
+        metric_favours(metrics))
+
+
+def metric_favours(metrics: list[Metric]) -> dict[str, list[str]]:
+    """Each metric's roles for whom more is better: those it declares (``Metric.favours``), else for a win
+    rate ``win_<role>`` its role."""
+    out = {}
+    for m in metrics:
+        roles = list(m.favours) or ([m.name[4:]] if m.kind == "rate" and m.name.startswith("win_") else [])
+        if roles:
+            out[m.name] = roles
+    return out
 
 
 def _in_play(bots: dict[str, str], roles: list[str]) -> dict[str, str]:
@@ -493,17 +506,21 @@ def searcher(arm: str) -> str | None:
     return None if role == ALL else role
 
 
-def is_expected(c: Change) -> bool:
-    """The expected effect of the stronger bot in one role: that role's win rate rises, the others' fall."""
+def is_expected(c: Change, favours: dict[str, list[str]] | None = None) -> bool:
+    """The expected effect of the stronger bot in one role: what favours that role rises (its win rate, and the
+    metrics the game declares on its side, ``Metric.favours``), what favours another role falls. ``favours``:
+    metric -> roles (``Robustness.favours``); a result without it knows only the win rates ``win_<role>``."""
     role = searcher(c.arm)
-    if role is None or not c.metric.startswith("win_"):
+    roles = (favours or {}).get(c.metric) or ([c.metric[4:]] if c.metric.startswith("win_") else [])
+    if role is None or not roles:
         return False
-    return (c.diff > 0) == (c.metric[4:] == role)
+    return (c.diff > 0) == (role in roles)
 
 
 def changed_conclusions(r: Robustness) -> list[Change]:
     """Headline changes beyond noise besides the expected effect, largest first."""
-    return sorted((c for c in r.changes if c.beyond_noise and not is_expected(c)), key=lambda c: -abs(c.diff))
+    return sorted((c for c in r.changes if c.beyond_noise and not is_expected(c, r.favours)),
+                  key=lambda c: -abs(c.diff))
 
 
 def arm_words(arm: str) -> str:
@@ -524,11 +541,11 @@ def change_sentence(c: Change) -> str:
 def robust_summary(r: Robustness) -> str:
     """The stronger-play finding in plain words: what changes beyond noise besides the expected effect."""
     changed = changed_conclusions(r)
-    expected = [c for c in r.changes if c.beyond_noise and is_expected(c)]
+    expected = [c for c in r.changes if c.beyond_noise and is_expected(c, r.favours)]
     head = (f"Under stronger play (search in place of the scripted bots, {r.n_games:,} games per arm), "
             f"{len(changed)} headline figure(s) change beyond noise besides the expected effect")
     tail = (f" ({len(expected)} change(s) are the expected effect: a role given the stronger bot wins more and "
-            "the others less).")
+            "the others less, and what goes with each side's win moves with it).")
     if not changed:
         return head + tail
     shown = "; ".join(change_sentence(c) for c in changed[:3])

@@ -48,3 +48,40 @@ def test_the_stronger_bot_winning_more_is_expected_and_a_drop_with_search_everyw
     text = robust_summary(r)
     assert "1 headline figure(s) change beyond noise" in text and "49.8 % -> 43.1 %" in text
     assert "with search in every role" in text and "2 change(s) are the expected effect" in text
+
+
+def test_what_goes_with_the_searching_roles_win_is_the_expected_effect_as_the_game_declares_it(monkeypatch):
+    """Island Nation: escaping by round N is the frogman's win (IN-WIN-F1), so it rises when the frogman searches
+    and falls when the artillery does; with search everywhere it still counts (issue 25 item 4)."""
+    from sim.core.registry import get_game
+    from sim.workflow.common import headline_metrics, scenario_of
+    from sim.workflow.robust import metric_favours
+
+    monkeypatch.delenv("SIM_SCENARIOS")  # the game's own scenarios
+    spec = get_game("island-nation")
+    favours = metric_favours(headline_metrics(spec, scenario_of(spec, "base").rules))
+    assert favours["win_frogman"] == ["frogman"] and favours["win_artillery"] == ["artillery"]
+    assert {k: v for k, v in favours.items() if k.startswith("escape_by_")} == {
+        f"escape_by_{r}": ["frogman"] for r in (7, 8, 9, 10)}
+    rises = _change("search as frogman", "escape_by_8", .30, .75)
+    falls = _change("search as artillery", "escape_by_8", .30, .10)
+    odd = _change("search as artillery", "escape_by_9", .40, .45)  # the artillery's search helping the frogman
+    everywhere = _change("search as all", "escape_by_8", .30, .36)
+    r = _result([rises, falls, odd, everywhere])
+    r.favours = favours
+    assert is_expected(rises, favours) and is_expected(falls, favours)
+    assert not is_expected(odd, favours) and not is_expected(everywhere, favours)
+    assert changed_conclusions(r) == [everywhere, odd]
+    assert not is_expected(rises)  # without the game's declaration only win rates are known
+    assert "2 headline figure(s) change beyond noise" in robust_summary(r)
+
+
+def test_a_result_keeps_what_its_metrics_favour_through_json():
+    r = _result([_change("search as politician", "win_politician", .498, .53)])
+    r.favours = {"escape_by_7": ["frogman"]}
+    assert Robustness.from_json(r.to_json()).favours == {"escape_by_7": ["frogman"]}
+    import json
+
+    old = json.loads(r.to_json())
+    del old["favours"]
+    assert Robustness.from_json(json.dumps(old)).favours == {}  # a result written before favours were kept

@@ -16,7 +16,8 @@ ROUNDS = range(1, 11)
 def metrics(rules) -> list[Metric]:
     out = [Metric("win_frogman", "frogman wins", "rate", True),
            Metric("win_artillery", "artillery win", "rate", True)]
-    out += [Metric(f"escape_by_{r}", f"escaped by round {r}", "rate", True) for r in ESCAPE_ROUNDS]
+    out += [Metric(f"escape_by_{r}", f"escaped by round {r}", "rate", True, favours=("frogman",))  # IN-WIN-F1
+            for r in ESCAPE_ROUNDS]
     out += [Metric(f"escape_in_{r}", f"escaped in round {r}", "rate") for r in ESCAPE_ROUNDS]
     out += [Metric(f"end_{key}", f"ends by {text}", "rate") for key, text in zip(REASON_KEYS, REASONS, strict=True)]
     out += [Metric("end_round", "last round played", "mean"),
