@@ -8,9 +8,10 @@ with its 95 % interval, Holm-corrected over the metrics of the arm like ``sim co
 
 A conclusion *flips* when
 
-- a win rate is on the other side of 50 % under search; for more than two seats alike, a seat's win
-  rate is on the other side of the average seat's instead (no seat of three is meant to win half its
-  games, and where wins may be shared the average is above 1/players);
+- a win rate is on the other side of the equal share under search (the baseline's win rates of the roles
+  in play added up, divided by their number: 50 % for two sides, about a third for three camps, more where
+  wins are shared); for more than two seats alike, a seat's win rate is on the other side of the average
+  seat's in the same arm instead;
 - two roles (three or more ranked: seats, camps) swap places: the within-arm paired difference of
   their win rates changes sign;
 - two items of a ranking the game provides swap places (``spec.extras["robust_ranks"]``: a
@@ -298,14 +299,23 @@ def _unsettled(before: bool, after: bool) -> str:
     return " (" + " and ".join(w for w, sure in (("baseline", before), ("arm", after)) if not sure) + " not settled)"
 
 
-def line_flips(arm: str, base: stats.Estimate, value: stats.Estimate, metric: Metric) -> list[Flip]:
-    """A win rate that crosses 50 % between the baseline and the arm."""
-    (was, was_sure), (now, now_sure) = _side(base, 0.5), _side(value, 0.5)
+def line_flips(arm: str, base: stats.Estimate, value: stats.Estimate, metric: Metric, share: float = 0.5
+               ) -> list[Flip]:
+    """A win rate that crosses the equal share ``share`` between the baseline and the arm."""
+    (was, was_sure), (now, now_sure) = _side(base, share), _side(value, share)
     if not (was and now and was != now):
         return []
     where = {1: "above", -1: "below"}
-    return [Flip(arm, "50 % line", f"{metric.label}: {where[was]} 50 % ({100 * base.value:.2f}%) -> {where[now]} "
-                 f"({100 * value.value:.2f}%)" + _unsettled(was_sure, now_sure), was_sure and now_sure)]
+    return [Flip(arm, EQUAL_SHARE, f"{metric.label}: {where[was]} the equal share {100 * share:.1f} % "
+                 f"({100 * base.value:.2f}%) -> {where[now]} ({100 * value.value:.2f}%)"
+                 + _unsettled(was_sure, now_sure), was_sure and now_sure)]
+
+
+def equal_share(summary: RunSummary, wins: list[Metric]) -> float:
+    """The win rate every role in play would have if the game were even: their rates added up (shared wins
+    counted) divided by their number (``sim.workflow.fairness``)."""
+    rates = [summary.sums.get(m.name, 0) / summary.n_games for m in wins]
+    return sum(rates) / len(rates) if rates else 0.5
 
 
 def _cross(sums: ArmSums, a: str, b: str) -> int:
@@ -428,6 +438,8 @@ def robust(game: str | GameSpec, scenario: str | Path | Scenario = "base", n_gam
     base = totals[0]
     seats_alike = is_seated(spec) and len(ranked) >= 3  # read against the average seat, not 50 %
     roles = active_roles(spec, rules)
+    wins = [m for m in metrics if m.kind == "rate" and m.name.startswith("win_") and m.name[4:] in roles]
+    share = equal_share(base.summary, wins)
     ranks = spec.extras.get("robust_ranks")
     base_ranks = ranks(rules, base.summary) if ranks else {}
     changes: list[Change] = []
@@ -441,7 +453,7 @@ def robust(game: str | GameSpec, scenario: str | Path | Scenario = "base", n_gam
             changes.append(Change(arm.name, row.metric.name, row.metric.label, row.metric.kind, b, v,
                                   d.diff, d.lo, d.hi, d.p_value, row.beyond_noise))
             if row.metric.kind == "rate" and row.metric.name.startswith("win_") and not seats_alike:
-                flips += line_flips(arm.name, b, v, row.metric)
+                flips += line_flips(arm.name, b, v, row.metric, share)
         flips += seat_flips(arm.name, base, sums, ranked) if seats_alike else []
         flips += rank_flips(arm.name, base, sums, ranked)
         for name, frame in (ranks(rules, sums.summary) if ranks else {}).items():
@@ -497,7 +509,9 @@ TABLE_HEADER = ["arm", "metric", "baseline [95 %]", "arm [95 %]", "change [95 % 
                 "n"]
 
 
-SEAT_FLIPS = ("50 % line", "average seat", "role rank")  # flips of a role's own win rate
+EQUAL_SHARE = "equal share"
+SEAT_FLIPS = (EQUAL_SHARE, "50 % line", "average seat", "role rank")  # flips of a role's own win rate ("50 % line":
+# a result written before the line was the equal share)
 
 
 def searcher(arm: str) -> str | None:

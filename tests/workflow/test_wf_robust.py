@@ -73,12 +73,34 @@ def test_each_change_is_the_paired_difference_with_the_arms_own_rate(duel):
     assert change.lo > 0.05 and change.beyond_noise
 
 
-def test_a_planted_flip_across_50_percent_is_flagged_beyond_noise(duel):
-    """Seat 1 wins 39 % with scripted play; with search it wins over half: a flip, settled both ways."""
-    (flip,) = _flips(duel, "search as 1", "50 % line")
-    assert flip.beyond_noise and "seat 1 wins: below 50 %" in flip.text and "-> above" in flip.text
+def test_a_planted_flip_across_the_equal_share_is_flagged_beyond_noise(duel):
+    """Seat 1 wins 39 % with scripted play; with search it wins more than the equal share (the two seats' rates
+    added up, a tie a win for each, halved): a flip, settled both ways."""
+    strong = robust(SEARCHING, "bonus", 2000, seed=5, players=2, budget="rollouts=8")
+    (flip,) = [f for f in _flips(strong, "search as 1", "equal share") if f.text.startswith("seat 1")]
+    base = strong.sums["baseline"].summary
+    share = (base.sums["win_0"] + base.sums["win_1"]) / base.n_games / 2
+    assert share > 0.5 and f"seat 1 wins: below the equal share {100 * share:.1f} %" in flip.text
+    assert flip.beyond_noise and "-> above (70.00%)" in flip.text
+    assert _flips(duel, "search as 1", "equal share") == []  # at rollouts=2 seat 1 rises to 52 %: short of it
     # search in seat 0 only strengthens the seat already ahead: no conclusion flips
     assert _flips(duel, "search as 0") == []
+
+
+def test_three_camps_are_read_against_a_third_not_half():
+    """A camp of three at 30 % that rises to 40 % crosses the equal share (a third), not 50 % (issue 25)."""
+    from sim.core.game import Metric
+    from sim.core.runner import RunSummary
+    from sim.workflow.robust import equal_share, line_flips
+
+    camps = [Metric(f"win_{c}", f"{c} wins", "rate", True) for c in ("blue", "green", "politician")]
+    summary = RunSummary(n_games=1000, sums={"win_blue": 350, "win_green": 350, "win_politician": 300})
+    share = equal_share(summary, camps)
+    assert share == 1 / 3
+    before, after = stats.rate(300, 1000), stats.rate(400, 1000)
+    (flip,) = line_flips("search as politician", before, after, camps[2], share)
+    assert flip.beyond_noise and flip.text.startswith("politician wins: below the equal share 33.3 % (30.00%)")
+    assert line_flips("search as politician", before, after, camps[2]) == []  # 50 %: never crossed
 
 
 def test_a_large_lead_survives_search_and_no_flip_is_flagged():
@@ -107,7 +129,7 @@ def test_with_three_seats_a_seat_is_read_against_the_average_seat():
     from sim.workflow.robust import _excess
 
     result = robust(SEARCHING, "base", 4000, seed=3, players=3, policies={"2": "naive"})
-    assert not [f for f in result.flips if f.kind == "50 % line"]  # three seats: not read against 50 %
+    assert not [f for f in result.flips if f.kind == "equal share"]  # three seats alike: the average seat instead
     (flip,) = [f for f in _flips(result, "search as 2", "average seat") if f.text.startswith("seat 2 wins")]
     assert flip.beyond_noise and flip.text.startswith("seat 2 wins: below the average seat")
     assert not [f for f in _flips(result, "search as 1", "average seat") if f.text.startswith("seat 2 wins")]
@@ -214,12 +236,12 @@ def test_cli_prints_the_table_and_the_flips_and_writes_the_files(sim_main, tmp_p
 
     monkeypatch.setattr(console, "width", 200)  # one table row per line
     code, captured = sim_main("robust", "toy-search", "--scenario", "bonus", "--players", 2, "--games", 2000,
-                              "--jobs", 1, "--budget", "rollouts=3", "--out", tmp_path)
+                              "--jobs", 1, "--budget", "rollouts=8", "--out", tmp_path)
     assert code == 0, captured.err
     out = captured.out
-    assert "does it hold under stronger play?" in out and "search budget rollouts=3" in out
+    assert "does it hold under stronger play?" in out and "search budget rollouts=8" in out
     assert "95 % paired interval" in out and "search as 1" in out and "expected effect · settled" in out
-    assert "50 % line: seat 1 wins: below 50 %" in out
+    assert "equal share: seat 1 wins: below the equal share" in out
     assert (tmp_path / "toy-search-robust.json").is_file() and (tmp_path / "toy-search-robust.png").is_file()
     frame = pl.read_csv(tmp_path / "toy-search-robust.csv")
     assert set(frame["arm"]) == {"search as 0", "search as 1", "search as all"} and (frame["n"] == 2000).all()
