@@ -4,7 +4,11 @@ Every int or float rule field is moved one step down and one step up from the ba
 step is the field's json_schema_extra "step", 1 by default; a move past the field's pydantic bounds
 is skipped). A list or table of numbers (an HP table by player count, dial ranges, camp cards: the
 guessed values) is moved as a whole: every whole-number entry one down and one up, or every other
-number scaled by 0.9 and 1.1; a move the rules reject is skipped. All the moved variants are played on the same game streams as the base in a single
+number scaled by 0.9 and 1.1; a move the rules reject is skipped. A list the rules let move only entry by
+entry (Ocracoke's dial ranges start at 1 and rise) has one row per entry, moved one step alone; a table
+row whose entries must keep their sum (The Wonderful Island's camp cards for the player count in play) has
+one row per pair of entries, one moved up and the other down. All the moved variants are played on the
+same game streams as the base in a single
 paired run (common random numbers), so each bar is a paired difference with its 95 % interval.
 The player count is not a rule step: the report shows player counts separately.
 """
@@ -65,9 +69,12 @@ class Sensitivity:
     base_value: float
     down: Move | None
     up: Move | None
+    what: str = ""  # how a part of a list moved, e.g. "camp_cards at 6 players [2, 2, 2]: blue vs politician"
 
     def describe(self) -> str:
         """The assumption and its base value, e.g. "frogman_hp = 7", or a list's name and how it moved."""
+        if self.what:
+            return self.what
         if isinstance(self.base_value, list):
             return f"{self.param} (every entry {'±1' if self.is_int else '±10 %'})"
         return f"{self.param} = {format_value(self.base_value, self.is_int)}"
@@ -75,6 +82,75 @@ class Sensitivity:
     @property
     def swing(self) -> float:
         return max(abs(m.difference.diff) for m in (self.down, self.up) if m is not None)
+
+
+@dataclass
+class EntryMove:
+    """One step of a part of a list: the row it belongs to, its direction, the whole new list, its label."""
+
+    row: str
+    what: str
+    base: float | list
+    direction: int
+    value: list
+    label: str
+
+
+def _replaced(value: list, path: tuple[int, ...], new) -> list:
+    out = list(value)
+    out[path[0]] = new if len(path) == 1 else _replaced(value[path[0]], path[1:], new)
+    return out
+
+
+def _at(value, path: tuple[int, ...]):
+    return value if not path else _at(value[path[0]], path[1:])
+
+
+def _rows_in_play(model, name: str, value: list, rules) -> list[tuple[tuple[int, ...], str]]:
+    """The parts of a list that are moved entry by entry: the row of the player count in play when the field
+    is a table by player count (json_schema_extra "per_player_count"), else the list itself."""
+    info = model.model_fields[name]
+    extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
+    counts = extra.get("per_player_count")
+    if counts and isinstance(value[0], list) and getattr(rules, "players", None) in counts:
+        index = counts.index(rules.players)
+        return [((index,), f"{name} at {rules.players} players")]
+    return [((), name)]
+
+
+def entry_moves(model, name: str, value: list, rules, valid) -> list[EntryMove]:
+    """Each entry of the list (or of the row in play) one step alone; where no single entry can move
+    (``valid`` rejects every one, e.g. a row that must keep its sum), each pair of entries, one up, one down."""
+    extra = model.model_fields[name].json_schema_extra
+    names = extra.get("entries") if isinstance(extra, dict) else None
+    moves: list[EntryMove] = []
+    for path, where in _rows_in_play(model, name, value, rules):
+        row = _at(value, path)
+        single = []
+        for i, entry in enumerate(row):
+            if isinstance(entry, list):
+                continue
+            for direction in (-1, 1):
+                new = _replaced(value, (*path, i), _shift(entry, direction))
+                if valid(new):
+                    single.append(EntryMove(f"{where}[{i}]", f"{where}[{i}] = {entry}", entry, direction, new,
+                                            format_value(_shift(entry, direction), isinstance(entry, int))))
+        if single or not all(isinstance(e, int) for e in row):
+            moves += single
+            continue
+        label = (lambda i: names[i]) if names and len(names) == len(row) else (lambda i: f"[{i}]")
+        for i in range(len(row)):
+            for j in range(i + 1, len(row)):
+                for direction in (-1, 1):
+                    moved = list(row)
+                    moved[i] += direction
+                    moved[j] -= direction
+                    new = _replaced(value, path, moved) if path else moved
+                    if valid(new):
+                        moves.append(EntryMove(f"{where}: {label(i)} vs {label(j)}",
+                                               f"{where} {row}: {label(i)} vs {label(j)}", row, direction, new,
+                                               f"{label(i)} {direction:+d}, {label(j)} {-direction:+d}"))
+    return moves
 
 
 @dataclass
@@ -116,16 +192,38 @@ def sensitivity(game: str | GameSpec, scenario: str | Path | Scenario = "base", 
             skipped.append(fld.name)
     numeric = {f.name for f in fields} | set(SKIPPED)
     lists = [name for name, value in base_values.items() if name not in numeric and _numbers_only(value)]
+    labels: dict[tuple[str, int], str] = {}
+    parts: dict[str, EntryMove] = {}  # a part of a list moved alone: its row's name -> how
+
+    def rules_with(name: str, value):
+        try:
+            return scenario_of(spec, scen, [f"{name}={json.dumps(value)}"]).rules
+        except UserError:
+            return None
+
     for name in lists:
         moved = False
         for direction in (-1, 1):
             value = _shift(base_values[name], direction)
-            try:
-                rules = scenario_of(spec, scen, [f"{name}={json.dumps(value)}"]).rules
-            except UserError:
+            rules = rules_with(name, value)
+            if rules is None:
                 continue
             moves.append((name, direction, value))
             arms.append((rules, spec.policy_array(rules, policies)))
+            labels[name, direction] = (f"every entry {direction:+d}" if _whole(base_values[name])
+                                       else f"every entry x{1 + 0.1 * direction:g}")
+            moved = True
+        if moved or not isinstance(base_values[name], list):
+            if not moved:
+                skipped.append(name)
+            continue
+        for move in entry_moves(spec.rules_model, name, base_values[name], scen.rules,
+                                lambda v, n=name: rules_with(n, v) is not None):
+            rules = rules_with(name, move.value)
+            moves.append((move.row, move.direction, move.value))
+            arms.append((rules, spec.policy_array(rules, policies)))
+            labels[move.row, move.direction] = move.label
+            parts[move.row] = move
             moved = True
         if not moved:
             skipped.append(name)
@@ -134,11 +232,12 @@ def sensitivity(game: str | GameSpec, scenario: str | Path | Scenario = "base", 
     rows: dict[str, Sensitivity] = {}
     is_int = {f.name: f.is_int for f in fields} | {name: _whole(base_values[name]) for name in lists}
     for (param, direction, value), sums in zip(moves, results, strict=True):
-        row = rows.setdefault(param, Sensitivity(param, is_int[param], base_values[param], None, None))
-        if isinstance(value, list):
-            label = f"every entry {direction:+d}" if is_int[param] else f"every entry x{1 + 0.1 * direction:g}"
+        if param in parts:
+            part = parts[param]
+            row = rows.setdefault(param, Sensitivity(param, _whole(part.base), part.base, None, None, part.what))
         else:
-            label = format_value(value, is_int[param])
+            row = rows.setdefault(param, Sensitivity(param, is_int[param], base_values[param], None, None))
+        label = labels.get((param, direction)) or format_value(value, is_int[param])
         move = Move(value, sums.difference(target)[0], label)
         if direction < 0:
             row.down = move

@@ -116,3 +116,46 @@ def test_lists_of_guessed_numbers_are_moved_as_a_whole(monkeypatch):
     assert hp.down.label == "every entry -1" and hp.up.label == "every entry +1"
     assert hp.up.value == [v + 1 for v in hp.base_value]
     assert "artillery_bullets" in rows  # one direction only: fewer than 1 bullet is rejected
+
+
+def test_lists_that_move_only_entry_by_entry_or_in_pairs_get_a_row_per_entry_or_pair(monkeypatch):
+    """Ocracoke's dial ranges start at 1 and rise, so the whole list cannot shift: each later entry moves one
+    step alone. The Wonderful Island's camp cards must add up to the player count: in the row in play (6
+    players: 2 blue, 2 green, 2 politician) one camp gains a card and another loses one (at most 2
+    politician cards in the box). Both are ranked with the other assumptions (issue 25 item 3)."""
+    from sim.core.registry import get_game
+    from sim.workflow.sensitivity import entry_moves, sensitivity
+
+    monkeypatch.delenv("SIM_SCENARIOS", raising=False)
+
+    def moves(game, name):
+        spec = get_game(game)
+        scen = scenario_of(spec, "base")
+
+        def valid(value):
+            try:
+                scenario_of(spec, scen, [f"{name}={value}"])
+                return True
+            except Exception:
+                return False
+
+        return entry_moves(spec.rules_model, name, scen.rules.model_dump()[name], scen.rules, valid)
+
+    dials = moves("ocracoke", "dial_ranges")
+    assert [(m.row, m.value, m.label) for m in dials] == [
+        ("dial_ranges[1]", [1, 2, 5], "2"), ("dial_ranges[1]", [1, 4, 5], "4"),
+        ("dial_ranges[2]", [1, 3, 4], "4"), ("dial_ranges[2]", [1, 3, 6], "6")]
+    camps = moves("wonderful-island", "camp_cards")
+    assert [(m.row, m.value[3], m.label) for m in camps] == [
+        ("camp_cards at 6 players: blue vs green", [1, 3, 2], "blue -1, green +1"),
+        ("camp_cards at 6 players: blue vs green", [3, 1, 2], "blue +1, green -1"),
+        ("camp_cards at 6 players: blue vs politician", [3, 2, 1], "blue +1, politician -1"),
+        ("camp_cards at 6 players: green vs politician", [2, 3, 1], "green +1, politician -1")]
+    assert all(m.value[:3] + m.value[4:] == [[1, 1, 1], [1, 1, 2], [2, 2, 1], [3, 3, 1], [3, 3, 2]] for m in camps)
+
+    tornado = sensitivity("ocracoke", n_games=300, seed=1)
+    rows = {row.param: row for row in tornado.rows}
+    assert rows["dial_ranges[1]"].describe() == "dial_ranges[1] = 3"
+    assert (rows["dial_ranges[1]"].down.value, rows["dial_ranges[1]"].up.label) == ([1, 2, 5], "4")
+    assert "dial_ranges" not in tornado.skipped and "navy_cards" in tornado.skipped
+    assert [r.swing for r in tornado.rows] == sorted((r.swing for r in tornado.rows), reverse=True)

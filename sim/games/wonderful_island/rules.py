@@ -44,7 +44,8 @@ class WonderfulIslandRules(BaseModel):
                            json_schema_extra={"assumed": True})
     camp_cards: list[list[int]] = Field(
         description="camp cards [blue, green, politician] for 3, 4, 5, 6, 7, 8 players", min_length=6,
-        max_length=6, json_schema_extra={"assumed": True, "per_player_count": list(PLAYER_COUNTS)})
+        max_length=6, json_schema_extra={"assumed": True, "per_player_count": list(PLAYER_COUNTS),
+                                         "entries": ["blue", "green", "politician"]})
     vote_pool: list[int] = _per_bg("vote tokens in the pool for 1..6 blue/green players")
     starting_votes: list[int] = _per_bg("votes each player takes at setup for 1..6 blue/green players")
     max_rounds: list[int] = _per_bg("maximum rounds for 1..6 blue/green players")
