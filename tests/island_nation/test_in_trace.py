@@ -36,7 +36,8 @@ def test_in_card_5_the_traitor_event_drawn_by_the_frogman_is_told_as_doing_nothi
 
 def test_trace_json_gives_the_row_the_lines_and_every_public_set_in_full():
     """`sim trace island-nation --json`: one JSON document; its lines are the text trace's; every turn's
-    end carries the whole public set as labels, also above 40 points (the text shows a count there)."""
+    end carries the whole public set as labels, and the text prints the same set in full (above 40 points on
+    wrapped lines below the turn's line), never a bare count."""
     args = ("trace", "island-nation", "--seed", "1", "--index", "17")
     text = _sim(*args)
     proc = _sim(*args, "--json")
@@ -49,7 +50,22 @@ def test_trace_json_gives_the_row_the_lines_and_every_public_set_in_full():
     assert ends and all(isinstance(e["public_set"], list) for e in ends)
     big = [e for e in ends if len(e["public_set"]) > 40]
     assert big and all(len(set(e["public_set"])) == len(e["public_set"]) for e in big)
+    assert [_text_set(text.stdout.splitlines(), i) for i in range(len(ends))] == [e["public_set"] for e in ends]
     assert doc["events"][-1]["event"] == "game_over"
+
+
+def _text_set(lines: list[str], k: int) -> list[str]:
+    """The public set printed at the k-th turn's end of a text trace: the labels after "public set (N):" and on
+    the wrapped lines (indented 8 spaces) below it; the count N must match."""
+    at = [i for i, line in enumerate(lines) if "public set (" in line and "end of" in line][k]
+    head, _, rest = lines[at].partition("):")
+    labels = rest.split()
+    for line in lines[at + 1:]:
+        if not line.startswith(" " * 8):
+            break
+        labels += line.split()
+    assert int(head.rsplit("(", 1)[1]) == len(labels)
+    return labels
 
 
 def test_trace_json_works_for_a_game_without_event_records():

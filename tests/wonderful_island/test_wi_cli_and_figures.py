@@ -18,6 +18,7 @@ def test_sim_run_prints_camp_win_rates_endings_and_tables():
                          capture_output=True, text=True, check=True).stdout
     for text in ("blue camp wins", "green camp wins", "a politician wins", "ends by the forced count",
                  "rounds played", "someone goes to jail", "venue gains", "politician win rate per seat",
+                 "win rate by seat position and camp",
                  "blue=random", "politician=partisan"):
         assert text in out, text
 
@@ -31,7 +32,10 @@ def test_sim_trace_tells_one_game():
 def test_report_figures_have_titles_and_labelled_axes():
     scenario = load_scenario(GAME.name, GAME.rules_model, "base")
     figures = GAME.extras["report_figures"](scenario, 300, 1, 1)
-    assert len(figures) == 7
+    seat_pages = [f for f in figures if any(t.get_text().startswith("Win rate by seat position") for t in f.texts)]
+    assert seat_pages and len(figures) == 7 + len(seat_pages)
+    seat_cells = [t.get_text() for f in seat_pages for t in f.texts if (t.get_gid() or "").startswith("cell ")]
+    assert sum(" (n " in c for c in seat_cells) == 3 * sum(range(3, 9))  # every count, seat and camp
     for fig in figures:
         if not fig.axes:  # a table page (sim.core.pages): its cells, no raw column names
             cells = [t.get_text() for t in fig.texts if (t.get_gid() or "").startswith("cell ")]

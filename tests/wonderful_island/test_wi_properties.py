@@ -23,8 +23,11 @@ def _check(r, rows):
     camp = np.stack([chunk[f"seat{p}_camp"] for p in range(n)])
     # vote tokens in the pool + held + out of the game are conserved (WI-SETTLE-3, WI-IRON-1, WI-JAIL-1)
     assert (chunk["pool_left"] + votes.sum(0) + chunk["votes_removed"] == r.pool()).all()
-    assert (iron.sum(0) + chunk["iron_removed"] <= r.iron_tokens).all()
-    assert (iron.sum(0) + chunk["iron_removed"] <= chunk["votes_removed"]).all()
+    # iron tokens: left in the box + held + gone with a jailed player = all of them, exactly (WI-COMP-1,
+    # WI-IRON-1, WI-JAIL-1); every token taken removed one plain vote from the game
+    assert (chunk["iron_left"] + iron.sum(0) + chunk["iron_removed"] == r.iron_tokens).all()
+    assert (chunk["iron_left"] >= 0).all() and (chunk["iron_left"] < r.iron_tokens).any()
+    assert (r.iron_tokens - chunk["iron_left"] <= chunk["votes_removed"]).all()
     # no negative votes (WI-SETTLE-5); subpoenas at most 3 and jail exactly at 3 (WI-SUBP-2); jailed hold nothing
     assert (votes >= 0).all() and (iron >= 0).all() and (chunk["pool_left"] >= 0).all()
     assert (subp <= r.jail_subpoenas).all() and ((subp == r.jail_subpoenas) == (jailed == 1)).all()
@@ -57,6 +60,18 @@ def test_invariants_hold_for_any_seed(players, seed, bots):
     policy = {"random": RANDOM, "partisan": PARTISAN, "mixed": GAME.bot_numbers({"blue": "random"})}[bots]
     r = RULES[players]
     rows, _, _ = engine.run_batch(r, policy, seed, seed % 1000, 60)
+    _check(r, rows)
+
+
+def test_iron_conserved_when_the_tokens_run_out():
+    """WI-COMP-1, WI-IRON-1: with 4 iron tokens the box runs dry in most games; the count stays exact and no seat
+    holds more than the box had."""
+    r = rules("players=6", "iron_tokens=4")
+    rows, _, _ = engine.run_batch(r, PARTISAN, 5, 0, 400)
+    chunk = rows_to_chunk(rows, np.zeros((6, 3, 3), dtype=np.int64), 0).games
+    iron = np.stack([chunk[f"seat{p}_iron"] for p in range(6)])
+    assert (chunk["iron_left"] == 0).mean() > 0.5
+    assert (chunk["iron_left"] + iron.sum(0) + chunk["iron_removed"] == 4).all()
     _check(r, rows)
 
 

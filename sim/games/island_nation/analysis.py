@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 import numpy as np
 import polars as pl
 
@@ -10,6 +12,7 @@ from sim.core.game import Chunk, Metric
 from sim.games.island_nation.state import REASON_KEYS, REASONS
 
 ESCAPE_ROUNDS = (7, 8, 9, 10)
+SET_ON_ONE_LINE = 40  # a larger public set is printed in full on wrapped lines below its turn's line
 ROUNDS = range(1, 11)
 
 
@@ -145,8 +148,12 @@ def describe_log(board, log: np.ndarray, rules) -> list[str]:
             lines.append(f"round {rnd}: {who} dies")
         elif event == E.EV_TURN_END:
             public = _set_labels(board, b, c)
-            shown = " ".join(public) if len(public) <= 40 else f"{len(public)} points"
-            lines.append(f"    end of {who}'s turn: frogman on {L[a]}; public set ({len(public)}): {shown}")
+            head = f"    end of {who}'s turn: frogman on {L[a]}; public set ({len(public)}):"
+            if len(public) <= SET_ON_ONE_LINE:
+                lines.append(f"{head} {' '.join(public)}")
+            else:  # every point, wrapped below the line (sim trace --json: the same set as a list)
+                lines.append(head)
+                lines += textwrap.wrap(" ".join(public), width=100, initial_indent=" " * 8, subsequent_indent=" " * 8)
         elif event == E.EV_DRAW:
             card = rules.deck[a]
             shown = f"draws the event {card.name!r} (shown)" if b else "draws an item card"

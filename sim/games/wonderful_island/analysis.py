@@ -1,8 +1,8 @@
 """Per-game rows to metrics, tallies, tables, traces and plots for The Wonderful Island.
 
 Tallies (integer, merged by addition): venue statistics (campaigns, sum and sum of squares of the
-candidate's gain per venue and support bucket), player-games and wins per camp, politician seats and
-wins by seat and win condition, endings. What a venue, card or character is worth, and how often jail
+candidate's gain per venue and support bucket), player-games and wins per camp, player-games and wins by seat
+position and camp, politician seats and wins by seat and win condition, endings. What a venue, card or character is worth, and how often jail
 and hospital decide a game, are paired counterfactuals (:mod:`.counterfactual`: ``sim wi-values`` and
 the report), not comparisons of the players who happened to play or hold them.
 """
@@ -67,7 +67,7 @@ def rows_to_chunk(rows: np.ndarray, vstats: np.ndarray, start: int) -> Chunk:
     columns = np.ascontiguousarray(rows.T)  # the engine's own columns (no copy): each a contiguous row
     games = {"game": np.arange(start, start + count, dtype=np.int64)}
     names = ["win_blue", "win_green", "win_politician", "end_reason", "rounds", "jails", "hospitals",
-             "threshold_raises", "campaign_turns", "pool_left", "votes_removed", "iron_removed"]
+             "threshold_raises", "campaign_turns", "pool_left", "votes_removed", "iron_removed", "iron_left"]
     for i, name in enumerate(names):
         games[name] = columns[i]
     for p in range(MAX_PLAYERS):
@@ -142,10 +142,34 @@ def tally(rules: WonderfulIslandRules, chunk: Chunk) -> dict[str, np.ndarray]:
     venue[v["venue"], v["bucket"], 1] = v["sum"]
     venue[v["venue"], v["bucket"], 2] = v["sumsq"]
     end = np.bincount(g["end_reason"], minlength=len(END_NAMES)).astype(np.int64)
+    seat_n, seat_w = seat_camp_counts(g, rules.players)
     return {"camp_n": camp_n, "camp_w": camp_w, "venue": venue.ravel(), "end": end, "pol_cond_n": cond_n.ravel(),
-            "pol_cond_w": cond_w.ravel()}
+            "pol_cond_w": cond_w.ravel(), "seat_camp_n": seat_n.ravel(), "seat_camp_w": seat_w.ravel()}
 
 
+def seat_camp_counts(games, players: int) -> tuple[np.ndarray, np.ndarray]:
+    """Player-games and wins by seat position and camp, each [MAX_PLAYERS, 3] (camps in ROLES order), from the
+    per-game columns ``seat{p}_camp`` and ``seat{p}_won`` (a dict of arrays or a frame of ``sim run --out``)."""
+    n = np.zeros((MAX_PLAYERS, 3), dtype=np.int64)
+    w = np.zeros((MAX_PLAYERS, 3), dtype=np.int64)
+    for p in range(players):
+        camp = np.asarray(games[f"seat{p}_camp"], dtype=np.int64)
+        won = np.asarray(games[f"seat{p}_won"], dtype=np.int64)
+        n[p] = np.bincount(camp, minlength=3)[:3]
+        w[p] = np.bincount(camp, weights=won, minlength=3)[:3].astype(np.int64)
+    return n, w
+
+
+def seat_table(n: np.ndarray, w: np.ndarray, players: int) -> pl.DataFrame:
+    """Win rate by seat position (seat 0 is the first candidate of every round, WI-ROUND-2) for every camp: one
+    row per seat and camp with the rate, its 95 % Wilson interval and n (player-games of that camp in that seat).
+    The win is the seat's own (a blue or green seat wins with its camp, a politician alone)."""
+    n, w = np.asarray(n).reshape(MAX_PLAYERS, 3), np.asarray(w).reshape(MAX_PLAYERS, 3)
+    return pl.DataFrame([{"seat": p, "camp": role, **_rate_cols(int(w[p, c]), int(n[p, c]))}
+                         for p in range(players) for c, role in enumerate(ROLES)])
+
+
+SEAT_RATES = "win rate by seat position and camp"
 VENUE_GAINS = "venue gains (candidate's own gain per campaign; a venue's worth: sim wi-values)"
 
 
@@ -176,7 +200,8 @@ def tables(rules: WonderfulIslandRules, summary) -> dict[str, pl.DataFrame]:
     pol_rows.append({"politician": "any seat", **_rate_cols(int(cond_w.sum()), int(cond_n.sum()))})
     ends = t["end"]
     end_rows = [{"end": END_NAMES[i], **_rate_cols(int(ends[i]), n_games)} for i in range(1, len(END_NAMES))]
-    return {"camp win rates": pl.DataFrame(camp_rows), "how games end": pl.DataFrame(end_rows),
+    seats = seat_table(t["seat_camp_n"], t["seat_camp_w"], rules.players)
+    return {"camp win rates": pl.DataFrame(camp_rows), "how games end": pl.DataFrame(end_rows), SEAT_RATES: seats,
             "politician win rate per seat and per win condition": pl.DataFrame(pol_rows),
             VENUE_GAINS: pl.DataFrame(venue_rows)}
 
@@ -325,6 +350,8 @@ def report_figures(scenario, n_games: int, seed: int, jobs: int) -> list:
     ax.legend(fontsize=7, ncol=2)
     figures.append(fig)
 
+    figures += seat_pages(results)
+
     from sim.games.wonderful_island import counterfactual as cf
 
     rules, policy = base.rules, GAME.policy_array(base.rules)
@@ -387,6 +414,26 @@ def report_figures(scenario, n_games: int, seed: int, jobs: int) -> list:
         intro=["The games in which the first jailing (hospital stay) happened are played again from the same "
                "random stream with it spared; it decides the game when the set of winning camps changes."])
     return figures
+
+
+def seat_pages(results: dict) -> list:
+    """The report's table of win rates by seat position and camp, one block of rows per player count (results:
+    player count -> sim run result)."""
+    from sim.core.pages import pct_interval, table_pages
+
+    rows = []
+    for players, result in results.items():
+        seats = result.tables()[SEAT_RATES]
+        for seat in range(players):
+            cells = {r["camp"]: r for r in seats.filter(pl.col("seat") == seat).iter_rows(named=True)}
+            rows.append([str(players), str(seat)] + [
+                f"{pct_interval(cells[c]['value'], cells[c]['lo'], cells[c]['hi'])} (n {cells[c]['n']:,})"
+                if cells[c]["n"] else "-" for c in ROLES])
+    return table_pages(
+        "Win rate by seat position and camp", ["players", "seat", *ROLES], rows, [0.1, 0.08, 0.27, 0.27, 0.28],
+        intro=["Seat 0 is the first candidate of every round (WI-ROUND-2); each cell is the seat's own win rate in "
+               "that camp with its 95 % interval and n (player-games). The first candidate draws everyone's opening "
+               "obstruction cards, camp-mates' included (docs/wonderful-island-balance.md, seat order)."])
 
 
 def _points(value: float, lo: float | None = None, hi: float | None = None) -> str:

@@ -254,8 +254,8 @@ from sim.games.wonderful_island.state import (
 
 # per-game output columns
 (O_WIN_BLUE, O_WIN_GREEN, O_WIN_POL, O_END, O_ROUNDS, O_JAILS, O_HOSPS, O_RAISES, O_TURNS, O_POOL,
- O_REMOVED, O_IRON_GONE) = range(12)
-O_SEAT = 12
+ O_REMOVED, O_IRON_GONE, O_IRON_LEFT) = range(13)
+O_SEAT = 13
 SEAT_FIELDS = ("camp", "char", "won", "played", "votes", "iron", "jailed", "subpoenas", "hospital")
 O_SIZE = O_SEAT + MAX_PLAYERS * len(SEAT_FIELDS)
 NSF = len(SEAT_FIELDS)
@@ -1670,6 +1670,7 @@ def record(sp, cols, i):
     cols[O_POOL, i] = st[0, G_POOL]
     cols[O_REMOVED, i] = st[0, G_REMOVED]
     cols[O_IRON_GONE, i] = st[0, G_IRON_GONE]
+    cols[O_IRON_LEFT, i] = st[0, G_IRON_LEFT]  # tokens never taken: with held and gone, all of them (WI-COMP-1)
 
 
 @compiled
