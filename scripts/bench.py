@@ -6,9 +6,11 @@ speed-up of two jobs over one, compile time on a cold numba cache, and wall time
 ``sim run GAME --games 1000`` on a warm cache. For Ocracoke it also plays 100M games over two
 jobs and reports the peak memory of the whole process tree; for Island Nation, the wall time of
 1M games over two jobs. For every game with a search bot, ``search``: games per second per core with the
-search bot in one seat at its default budget, and its search decisions per second (scripts/bench_search.py).
+search bot in one seat at its default budget, and its search decisions per second
+(scripts/bench_search.py); ``skill``: the wall time to a settled strong-play headline and the search
+decisions per CPU second at each budget of the ladder (scripts/bench_skill.py).
 
-    python scripts/bench.py [GAME ...] [--skip-huge]
+    python scripts/bench.py [GAME ...] [--skip-huge] [--skip-skill]
 """
 
 from __future__ import annotations
@@ -39,10 +41,11 @@ def _load(path: Path):
 def game_bench_modules() -> dict[str, object]:
     """scripts/bench_<game>.py by game (bench_search.py is every game's search bot, timed apart)."""
     return {path.stem.removeprefix("bench_"): _load(path) for path in sorted((ROOT / "scripts").glob("bench_*.py"))
-            if path.stem != "bench_search"}
+            if path.stem not in ("bench_search", "bench_skill")}
 
 
 search_bench = _load(ROOT / "scripts" / "bench_search.py")
+skill_bench = _load(ROOT / "scripts" / "bench_skill.py")
 
 
 def timed_run(args: list[str], env: dict[str, str] | None = None) -> float:
@@ -126,6 +129,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("games", nargs="*", help="game package names (default: every bench_*.py)")
     parser.add_argument("--skip-huge", action="store_true", help="skip the 100M-game memory run")
+    parser.add_argument("--skip-skill", action="store_true", help="skip the time to a settled strong-play answer "
+                        "(up to 10 minutes a game)")
     args = parser.parse_args()
 
     out_path = ROOT / "reports" / "bench.json"
@@ -144,6 +149,8 @@ def main() -> None:
         if key == "ocracoke" and not args.skip_huge:
             figures["peak_memory_gib_100m"], figures["wall_s_100m"] = huge_run_peak_memory(game, 100_000_000)
         figures["search"] = search_bench.bench_search([game]).get(game)  # one search seat, default budget
+        if not args.skip_skill:
+            figures["skill"] = skill_bench.bench_skill([game]).get(game)  # time to a settled strong-play answer
         figures["cpu"] = os.cpu_count()
         results[key] = figures
         for name, value in figures.items():

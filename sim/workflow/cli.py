@@ -17,8 +17,9 @@ GamesOpt = Annotated[int, typer.Option("--games", "-n", help="Games per arm (or 
 JobsOpt = Annotated[int, typer.Option("--jobs", "-j", help="Processes; -1 = every core")]
 OutOpt = Annotated[Path, typer.Option("--out", help="Folder for tables, plots and PDFs")]
 LevelOpt = Annotated[str | None, typer.Option("--level", help="Strength of every role: scripted (default), strong "
-                                              "(the settled level of `sim skill`'s cached curve, else the search "
-                                              "bot's default budget) or a bot, e.g. search:rollouts=64")]
+                                              "(the settled level of `sim skill`'s cached curve, or its strongest "
+                                              "level if it did not settle; without a curve the search bot's "
+                                              "default budget) or a bot, e.g. search:rollouts=64")]
 GameList = Annotated[list[str] | None, typer.Argument(help="Games (default: every registered game)")]
 
 
@@ -249,16 +250,19 @@ def skill_command(
     set_: SetOpt = None,
     players: PlayersOpt = None,
     games: Annotated[int, typer.Option("--games", "-n", help="Games per level (the same games at every "
-                                       "level)")] = 4_000,
+                                       "level); a rate near 50 % needs about 9,600 for a ±1 pt interval")] = 10_000,
     ladder: Annotated[str | None, typer.Option("--ladder", help="Search budgets of the levels after the scripted "
                                                "one, rising, e.g. 4,8,16,32 (default: a quarter of the game's "
                                                "default budget, doubled 6 times)")] = None,
     tolerance: Annotated[float, typer.Option("--tolerance", help="Settled when every headline's change from the "
-                                             "level before has its 95 % interval within ± this (pt)")] = 1.0,
+                                             "level before is at most ± this (pt): its 95 % interval inside it, "
+                                             "or within noise with the level's interval ± this or narrower")] = 1.0,
     time_limit: Annotated[float | None, typer.Option("--time-limit", help="Seconds; no level is begun that "
                                                      "would end after it")] = None,
     gaps: Annotated[bool, typer.Option("--gaps/--no-gaps", help="Exploitability gaps: per level and role, "
                                        "that role at 4x the budget")] = True,
+    gap_games: Annotated[int | None, typer.Option("--gap-games", help="Play the exploitability gaps on the "
+                                                  "first N games of each level only (default: all)")] = None,
     seed: SeedOpt = 0,
     jobs: JobsOpt = -1,
     backend: Annotated[str, typer.Option("--backend", help="loky or dask (a local cluster, or --scheduler)")] = "loky",
@@ -275,7 +279,7 @@ def skill_command(
         raise UserError(f"--backend {backend}: expected loky or dask")
     result = skill(game, scenario, games, seed, parse_ladder(ladder) if ladder else None, tolerance / 100,
                    time_limit, _jobs(jobs), backend, scheduler, players, tuple(set_ or ()), gaps,
-                   say=lambda text: console.print(f"  {text}"))
+                   gap_games=gap_games, say=lambda text: console.print(f"  {text}"))
     print_skill(result)
     for path in write_skill(result, out):
         console.print(f"wrote {path}")

@@ -6,16 +6,20 @@ bot in every role at budget B, 2B, 4B, ... (``--ladder``; the budget option is t
 every level starts from the stream (seed, i) and the change from one level to the next is a paired
 difference (``sim.core.stats.paired_difference``) with its 95 % interval.
 
-A headline has *settled* at a level when the paired 95 % interval of its change from the level before
-lies wholly inside ± the tolerance (an equivalence test: "no change larger than the tolerance", not
-merely "no change detected"); the curve has settled when every headline has at the same level. The
-ladder stops there, at its last budget, or when the next level would pass the time limit (a level's
-cost is predicted from the last one's, doubled with the budget).
+A headline has *settled* at a level when its paired change from the level before is no larger than
+the tolerance: either the change's whole 95 % interval lies inside ± the tolerance (equivalence), or
+the change is within noise (its interval covers 0), at most ± the tolerance itself, and the level's own
+95 % interval is at most ± the tolerance wide (so a small sample cannot settle by being vague). The
+curve has settled when every headline has at the same level. The ladder stops there, at its last
+budget, or when the next level would pass the time limit (a level's cost is predicted from the last
+one's, doubled with the budget). Whether the strict equivalence holds is printed beside it.
 
 Exploitability gap (per level and role): that role alone searches at 4x the level's budget (at the
 scripted level: 4x the ladder's first budget, the deviator of the first search level) while the others
 stay at the level; the gap is the paired gain of the role's win rate against the level itself. Strong
 play has small gaps; a gap that does not shrink as the level rises says the level is still exploitable.
+The deviators play the level's first ``gap_games`` games only (all by default): at 4x a large budget
+they cost more than the level itself.
 
 Each chunk is reduced to per-game values (to pair with the next level) and integer sums, so the
 result is the same for any chunking, job count and backend (loky or Dask).
@@ -43,7 +47,7 @@ from sim.workflow.robust import _no_search, read_result, sources_digest
 
 SCRIPTED = "scripted"
 DEVIATOR = 4  # the gap's searching role plays at this multiple of the level's budget
-DEFAULT_GAMES = 4_000
+DEFAULT_GAMES = 10_000  # a ±1 pt interval on a rate near 50 % needs about 9,600
 DEFAULT_TOLERANCE = 0.01  # ±1 point
 DEFAULT_OUT = Path("reports/skill")
 RUNGS = 6  # levels of search in the default ladder: B .. 32B
@@ -193,8 +197,8 @@ def level_policies(game: str | GameSpec, level: str | None, policies: dict[str, 
                    folder: Path = DEFAULT_OUT) -> dict[str, str]:
     """``--level`` of compare, sweep and tune as ``--policy all=BOT`` (``--policy`` choices on top):
     ``scripted`` (the default bots), ``strong`` (the level at which the cached base-scenario skill curve
-    settled; without one, the search bot at its default budget), or a bot in the policy syntax
-    (``search:rollouts=64``)."""
+    settled; if it did not settle, its strongest level; without a curve, the search bot at its default
+    budget), or a bot in the policy syntax (``search:rollouts=64``)."""
     chosen = dict(policies or {})
     if level is None or level == SCRIPTED:
         return chosen
@@ -203,7 +207,7 @@ def level_policies(game: str | GameSpec, level: str | None, policies: dict[str, 
         if spec.search is None:
             raise UserError(f"--level strong: {spec.name} has no search bot")
         curve = load_curve(spec.name, folder=folder)
-        level = curve.levels[-1] if curve is not None and curve.settled else spec.search.name
+        level = curve.levels[-1] if curve is not None and curve.levels[-1] != SCRIPTED else spec.search.name
     try:
         spec.policy_array(None, {spec.roles[0]: level})
     except UserError as err:
@@ -213,28 +217,32 @@ def level_policies(game: str | GameSpec, level: str | None, policies: dict[str, 
 
 # ------------------------------------------------------------------------------------------ play
 def _level_chunk(spec: GameSpec, rules: BaseModel, policy: np.ndarray, deviators: list[np.ndarray],
-                 names: list[str], seed: int, start: int, count: int):
-    """Games start..start+count-1 at the level (per-game values, CPU time, search decisions) and with
-    each deviator (paired sums against the level)."""
+                 names: list[str], seed: int, start: int, count: int, gap_games: int):
+    """Games start..start+count-1 at the level (per-game values, CPU time, search decisions) and, for
+    those below ``gap_games``, with each deviator (paired sums against the level)."""
     began = time.process_time()
     chunk = spec.play(rules, policy, seed, start, count)
     cpu = time.process_time() - began
     decisions = int(chunk.games["search_decisions"].sum()) if "search_decisions" in chunk.games else 0
     values = {k: np.asarray(v, np.int64) for k, v in spec.per_game(rules, chunk).items() if k in names}
-    gaps = []
-    for dev in deviators:
-        other = spec.per_game(rules, spec.play(rules, dev, seed, start, count))
-        gaps.append(PairedSums.of(values, other, names))
+    paired = max(0, min(count, gap_games - start))
+    gaps = [PairedSums() for _ in deviators]
+    if paired:
+        mine = {k: v[:paired] for k, v in values.items()}
+        gaps = [PairedSums.of(mine, spec.per_game(rules, spec.play(rules, dev, seed, start, paired)), names)
+                for dev in deviators]
     return start, values, gaps, cpu, decisions
 
 
 def play_level(spec: GameSpec, rules: BaseModel, policy: np.ndarray, deviators: list[np.ndarray],
                names: list[str], n_games: int, seed: int, jobs: int, backend: str, scheduler: str | None,
-               chunk_size: int) -> tuple[dict[str, np.ndarray], list[PairedSums], float, int]:
-    """One level on games 0..n_games-1: per-game values in game order, each deviator's paired sums,
-    CPU seconds and search decisions (summed over the chunks, wherever they ran)."""
+               chunk_size: int, gap_games: int | None = None) -> tuple[dict[str, np.ndarray], list[PairedSums], float, int]:
+    """One level on games 0..n_games-1: per-game values in game order, each deviator's paired sums (on
+    games 0..gap_games-1), CPU seconds and search decisions (summed over the chunks, wherever they ran)."""
     size = max(64, min(chunk_size, -(-n_games // (4 * max(1, jobs)))))
-    tasks = [(spec, rules, policy, deviators, names, seed, start, count) for start, count in chunk_plan(n_games, size)]
+    paired = n_games if gap_games is None else min(gap_games, n_games)
+    tasks = [(spec, rules, policy, deviators, names, seed, start, count, paired)
+             for start, count in chunk_plan(n_games, size)]
     values = {name: np.zeros(n_games, np.int64) for name in names}
     gaps = [PairedSums() for _ in deviators]
     cpu, decisions = 0.0, 0
@@ -260,8 +268,19 @@ def _point(level: str, metric: Metric, values: np.ndarray, before: np.ndarray | 
 
 
 def within(change: tuple[float, float, float] | None, tolerance: float) -> bool:
-    """The change's 95 % interval lies inside ± tolerance."""
+    """The change's 95 % interval lies inside ± tolerance (the strict, equivalence reading)."""
     return change is not None and -tolerance <= change[1] and change[2] <= tolerance
+
+
+def settles(point: Point, tolerance: float) -> bool:
+    """The headline agrees with the level before: its change's interval lies inside ± tolerance, or the
+    change is within noise (the paired 95 % interval covers 0) and at most ± tolerance while the level's
+    own 95 % interval is at most ± tolerance wide."""
+    if point.change is None:
+        return False
+    d, lo, hi = point.change
+    half_width = max(point.value.value - point.value.lo, point.value.hi - point.value.value)
+    return within(point.change, tolerance) or (lo <= 0.0 <= hi and abs(d) <= tolerance and half_width <= tolerance)
 
 
 def verdicts(points: list[Point], metrics: list[Metric], tolerance: float) -> list[Verdict]:
@@ -270,8 +289,7 @@ def verdicts(points: list[Point], metrics: list[Metric], tolerance: float) -> li
     out = []
     for metric in metrics:
         mine = [p for p in points if p.metric == metric.name]
-        settled_at = next((p for i, p in enumerate(mine) if all(within(q.change, tolerance) for q in mine[i:])
-                           and p.change is not None), None)
+        settled_at = next((p for i, p in enumerate(mine) if all(settles(q, tolerance) for q in mine[i:])), None)
         if settled_at is not None:
             out.append(Verdict(metric.name, metric.label, True, settled_at.level, settled_at.value,
                                settled_at.change))
@@ -285,7 +303,7 @@ def skill(game: str | GameSpec, scenario: str | Path = "base", n_games: int = DE
           ladder: list[int] | None = None, tolerance: float = DEFAULT_TOLERANCE, time_limit_s: float | None = None,
           jobs: int = 1, backend: str = "loky", scheduler: str | None = None, players: int | None = None,
           sets: tuple[str, ...] | list[str] = (), gaps: bool = True, chunk_size: int = DEFAULT_CHUNK,
-          say=None) -> SkillCurve:
+          gap_games: int | None = None, say=None) -> SkillCurve:
     """Play the levels in turn on the same games until the headlines settle, the ladder ends or time is up."""
     spec = resolve_game(game)
     if spec.search is None:
@@ -294,6 +312,8 @@ def skill(game: str | GameSpec, scenario: str | Path = "base", n_games: int = DE
         raise UserError(f"--games {n_games}: a paired comparison needs at least 2 games per level")
     if seed < 0:
         raise UserError(f"--seed {seed}: expected a non-negative integer")
+    if gap_games is not None and gap_games < 2:
+        raise UserError(f"--gap-games {gap_games}: a paired comparison needs at least 2 games")
     if not 0 < tolerance < 1:
         raise UserError(f"--tolerance {100 * tolerance:g}: expected points between 0 and 100 (e.g. 1 for ±1 point)")
     ladder = list(ladder or default_ladder(spec))
@@ -328,7 +348,7 @@ def skill(game: str | GameSpec, scenario: str | Path = "base", n_games: int = DE
         dev_roles = list(wins) if gaps else []
         deviators = [level_policy(spec, rules, roles, budget, (r, strong)) for r in dev_roles]
         values, gap_sums, cpu, decisions = play_level(spec, rules, policy, deviators, names, n_games, seed, jobs,
-                                                      backend, scheduler, chunk_size)
+                                                      backend, scheduler, chunk_size, gap_games)
         levels.append(name)
         bots[name] = {r: b for r, b in spec.policy_names(policy).items() if r in roles}
         costs.append(LevelCost(name, cpu, decisions, n_games))
@@ -341,7 +361,7 @@ def skill(game: str | GameSpec, scenario: str | Path = "base", n_games: int = DE
         say(f"{name}: {n_games:,} games, {last_wall:.0f} s wall, {cpu:.0f} CPU-s"
             + (f", {decisions / cpu:,.0f} decisions per CPU-s" if decisions and cpu > 0 else ""))
         before = values
-        if len(levels) >= 3 and all(within(p.change, tolerance) for p in points[-len(metrics):]):
+        if len(levels) >= 3 and all(settles(p, tolerance) for p in points[-len(metrics):]):
             stopped = "settled"
             break
     return SkillCurve(spec.name, spec.title, scen.name, list(sets), getattr(rules, "players", None), players, n_games, seed,
@@ -363,6 +383,10 @@ def _change(change: tuple[float, float, float] | None) -> str:
     return f"{d:+.2f} [{lo:+.2f}, {hi:+.2f}]"
 
 
+def _yes(flag: bool) -> str:
+    return "yes" if flag else "no"
+
+
 def print_skill(c: SkillCurve) -> None:
     from rich.table import Table
 
@@ -371,15 +395,18 @@ def print_skill(c: SkillCurve) -> None:
     console.print(f"[bold]{c.title}[/bold] · skill curve · scenario {c.scenario}"
                   + (f" ({', '.join(c.sets)})" if c.sets else "") + (f" · {c.players} players" if c.players else "")
                   + f" · seed {c.seed} · {c.n_games:,} games per level (the same games at every level) · "
-                  f"tolerance ±{100 * c.tolerance:.1f} pt on the paired 95 % interval of each change")
+                  f"settles: the change's interval within ±{100 * c.tolerance:.1f} pt, or the change within noise and "
+                  f"±{100 * c.tolerance:.1f} pt with the level's interval ±{100 * c.tolerance:.1f} pt or narrower")
     table = Table(title="headline at each level [95 %]; change from the level before, paired [95 %]",
                   title_justify="left")
-    for col in ("level", "headline", "value [95 %]", "change (pt) [95 %]", f"within ±{100 * c.tolerance:.1f}"):
+    tol = f"±{100 * c.tolerance:.1f}"
+    for col in ("level", "headline", "value [95 %]", "change (pt) [95 %]", "settles", f"interval within {tol}"):
         table.add_column(col, justify="left" if col in ("level", "headline") else "right")
     for level in c.levels:
         for p in (p for p in c.points if p.level == level):
             table.add_row(level, p.label, _pct(p.value), _change(p.change),
-                          "—" if p.change is None else ("yes" if within(p.change, c.tolerance) else "no"))
+                          *(("—", "—") if p.change is None else
+                            (_yes(settles(p, c.tolerance)), _yes(within(p.change, c.tolerance)))))
     console.print(table)
     if c.gaps:
         gap = Table(title=f"exploitability gap: one role at {DEVIATOR}x the level's budget, the others at the level; "

@@ -19,6 +19,7 @@ from sim.workflow.skill import (
     SkillCurve,
     load_curve,
     parse_ladder,
+    settles,
     skill,
     skill_figure,
     within,
@@ -64,9 +65,9 @@ def test_each_level_is_every_seat_at_that_budget_on_the_same_games(curve):
 def test_the_curve_stops_where_every_headline_settles_and_not_before(curve):
     assert curve.stopped == "settled" and curve.levels[-1] != f"search:rollouts={LADDER[-1]}"
     last = [p for p in curve.points if p.level == curve.levels[-1]]
-    assert all(within(p.change, curve.tolerance) for p in last)
+    assert all(settles(p, curve.tolerance) for p in last)
     earlier = [p for p in curve.points if p.level == curve.levels[-2] and p.metric in ("win_0", "win_1")]
-    assert not all(within(p.change, curve.tolerance) for p in earlier)  # it would have stopped a level sooner
+    assert not all(settles(p, curve.tolerance) for p in earlier)  # it would have stopped a level sooner
     verdict = next(v for v in curve.verdicts if v.metric == "win_1")
     assert verdict.settled and verdict.level in curve.levels[-2:]
     assert verdict.text(curve.tolerance).startswith("seat 1 wins: settled at search:rollouts=")
@@ -82,6 +83,36 @@ def test_a_tight_tolerance_leaves_it_unsettled_and_says_the_last_change():
     text = verdict.text(short.tolerance)
     assert text.startswith("seat 1 wins: not settled: last change -3.75 pt [") and "(tolerance ±0.1 pt)" in text
     assert short.gaps == []
+
+
+def _point(value, lo, hi, change):
+    from sim.workflow.skill import Point
+
+    return Point("search:rollouts=2", "win_0", "seat 0 wins", stats.Estimate(value, lo, hi, 10_000), change)
+
+
+def test_a_level_settles_when_its_change_is_within_noise_and_tolerance_and_it_is_measured_to_tolerance():
+    tol = 0.01
+    assert settles(_point(0.40, 0.391, 0.409, (-0.004, -0.012, 0.004)), tol)  # covers 0, |d| 0.4 pt, ±0.9 pt
+    assert not within((-0.004, -0.012, 0.004), tol)  # the strict equivalence reading would not yet say so
+    assert not settles(_point(0.40, 0.391, 0.409, (-0.008, -0.016, -0.001)), tol)  # beyond noise, may pass tol
+    assert settles(_point(0.99, 0.988, 0.992, (0.003, 0.001, 0.005)), tol)  # a real change, but surely under tol
+    assert not settles(_point(0.40, 0.391, 0.409, (-0.012, -0.030, 0.006)), tol)  # within noise, larger than tol
+    assert not settles(_point(0.40, 0.380, 0.420, (0.0, -0.02, 0.02)), tol)  # the level is too vague to tell
+    assert not settles(_point(0.40, 0.391, 0.409, None), tol)  # the first level has nothing to agree with
+
+
+def test_the_gaps_can_be_played_on_the_first_games_only():
+    part = skill(SEARCHING, "bonus", 2000, seed=4, ladder=[1, 2], players=2, gap_games=700, chunk_size=300)
+    assert {g.n for g in part.gaps} == {700}
+    level = _rows({"0": "search:rollouts=2", "1": "search:rollouts=2"}, n=700, seed=4)
+    deviating = _rows({"0": "search:rollouts=8", "1": "search:rollouts=2"}, n=700, seed=4)
+    x, y = level.games["win_0"], deviating.games["win_0"]
+    d, _ = stats.paired_difference(700, x.sum(), y.sum(), (x * x).sum(), (y * y).sum(), (x * y).sum())
+    gap = next(g for g in part.gaps if g.level == "search:rollouts=2" and g.role == "0")
+    assert (gap.diff, gap.lo, gap.hi) == (d.diff, d.lo, d.hi)
+    with pytest.raises(UserError, match="--gap-games 1"):
+        skill(SEARCHING, "bonus", 100, seed=4, ladder=[1], players=2, gap_games=1)
 
 
 def test_the_exploitability_gap_is_one_seat_at_four_times_the_budget_paired_against_the_level(curve):
@@ -195,6 +226,10 @@ def test_a_level_is_every_role_at_that_bot_and_strong_is_the_settled_level(curve
     assert curve_base.settled
     write_skill(curve_base, tmp_path)
     assert level_policies(SEARCHING, "strong", folder=tmp_path) == {"all": curve_base.levels[-1]}
+    unsettled = skill(SEARCHING, "base", 300, seed=5, ladder=[1, 2], tolerance=0.001, gaps=False)
+    assert not unsettled.settled
+    write_skill(unsettled, tmp_path)
+    assert level_policies(SEARCHING, "strong", folder=tmp_path) == {"all": "search:rollouts=2"}  # its strongest level
     with pytest.raises(UserError, match="^--level clever: expected scripted, strong or a bot"):
         level_policies(SEARCHING, "clever")
     with pytest.raises(UserError, match="^--level strong: toy-dice has no search bot"):
