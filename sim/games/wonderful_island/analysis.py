@@ -375,11 +375,12 @@ def report_figures(scenario, n_games: int, seed: int, jobs: int) -> list:
     figures += table_pages(
         f"Venue counterfactuals, {rules.players} players: each venue forced at one sampled campaign decision",
         ["venue", "support cards in hand", "candidate's win rate, forced - bot's own choice [95 %]", "games",
-         "forced - rally forced", "the bot chooses it", "forced - rally, where the bot chose it"],
+         "forced - rally forced", "the bot chooses it", "forced - rally, where the bot chose it (n)"],
         [[r["venue"], r["support_in_hand"], _points(r["value"], r["lo"], r["hi"]), f"{r['n']:,}",
           _points(r["vs_rally"], r["vs_rally_lo"], r["vs_rally_hi"]), f"{100 * r['bot_chooses']:.1f} %",
-          _points(r["when_chosen_vs_rally"])] for r in venue.iter_rows(named=True)],
-        [0.17, 0.08, 0.2, 0.08, 0.2, 0.1, 0.17],
+          f"{_points(r['when_chosen_vs_rally'], r['when_chosen_vs_rally_lo'], r['when_chosen_vs_rally_hi'])} "
+          f"(n {r['when_chosen_n']:,})"] for r in venue.iter_rows(named=True)],
+        [0.15, 0.08, 0.19, 0.07, 0.19, 0.09, 0.23],
         intro=["Differences are in percentage points of the candidate's win rate, paired on the same games "
                "(95 % interval); an empty interval: too few games in the bucket."])
 

@@ -23,6 +23,7 @@ per-game difference measures the change alone and its paired interval is narrow 
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import numpy as np
@@ -35,6 +36,7 @@ from sim.core.rng import game_stream, randbelow
 from sim.core.scenario import load_scenario
 from sim.games.wonderful_island import engine
 from sim.games.wonderful_island.catalogue import load_catalogue
+from sim.games.wonderful_island.doc_tables import save
 from sim.games.wonderful_island.rules import VENUE_NAMES, VENUES, WonderfulIslandRules
 from sim.games.wonderful_island.state import FORCE_ACCEPT, FORCE_DECLINE, MAX_PLAYERS, SUPPORT_BUCKETS
 
@@ -209,6 +211,8 @@ def register_cli(app) -> None:
         games: Annotated[int, typer.Option("--games", "-n", help="Paired games per table")] = 20_000,
         seed: Annotated[int, typer.Option("--seed", help="Run seed")] = 0,
         scenario: Annotated[str, typer.Option("--scenario", help="Scenario name or TOML file")] = "base",
+        out: Annotated[Path | None, typer.Option("--out", help="Also write each table to OUT/NAME.json with the run's "
+                                                  "settings (docs quote them: scripts/wi_doc_tables.py)")] = None,
     ) -> None:
         """The Wonderful Island's paired counterfactual values: venues (forced at a sampled decision, by support
         cards), cards (removed from the deck), characters (forced on a seat), jail and hospital (spared)."""
@@ -223,8 +227,10 @@ def register_cli(app) -> None:
         rules = load_scenario(GAME.name, GAME.rules_model, scenario, [f"players={players}"]).rules
         policy = GAME.policy_array(rules)
         for name in names:
-            print_table(f"{name} ({players} players, {games:,} paired games, seed {seed})", name,
-                        TABLES[name](rules, policy, seed, games))
+            frame = TABLES[name](rules, policy, seed, games)
+            print_table(f"{name} ({players} players, {games:,} paired games, seed {seed})", name, frame)
+            if out is not None:
+                print(f"wrote {save(out, name, frame, players, games, seed, scenario)}")
 
 
 UNITS = {"venues": "pp", "cards": "pp", "characters": "pp", "debates": "pp", "decisive": "%"}

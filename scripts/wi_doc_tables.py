@@ -1,0 +1,13 @@
+"""Rewrite the `sim wi-values` tables of docs/wonderful-island-balance.md from reports/wi-values/*.json.
+
+    .venv/bin/sim wi-values venues --players 6 --games 20000 --seed 1 --out reports/wi-values
+    .venv/bin/python scripts/wi_doc_tables.py
+"""
+
+from __future__ import annotations
+
+from sim.games.wonderful_island.doc_tables import DOC, sync
+
+if __name__ == "__main__":
+    changed = sync()
+    print(f"{DOC}: " + (f"rewrote the tables of {', '.join(changed)}" if changed else "tables already match"))
