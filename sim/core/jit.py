@@ -15,6 +15,8 @@ Used by the three engines (and sim.core's rng and bits).
 
 from __future__ import annotations
 
+from types import FunctionType, ModuleType
+
 from numba.core import errors, types
 from numba.core.registry import CPUDispatcher
 
@@ -48,3 +50,24 @@ def njit(func=None, *, cache: bool = False, **options):
         return dispatcher
 
     return decorate if func is None else decorate(func)
+
+
+def recompiled(module, names: tuple[str, ...], options: dict, family: str, **bound) -> ModuleType:
+    """The functions ``names`` of ``module`` compiled again, each on its own with ``options``: the same
+    code, calling each other's new versions and, in place of the module's functions of the names in
+    ``bound``, those. So one order of play serves another caller (a search's rollouts, a game whose
+    seats search) without a copy: only what differs is bound. ``family`` names the new versions (their
+    numba cache files, next to the module's own: distinct per family, each cached as usual). Returned as
+    a module, whose functions compiled code calls as ``FAMILY.name(...)``."""
+    scope = {**vars(module), **bound}
+    made = {}
+    for name in names:
+        py = getattr(module, name).py_func
+        again = FunctionType(py.__code__, scope, name, py.__defaults__)
+        again.__qualname__ = f"{family}.{name}"
+        again.__module__ = py.__module__
+        again.__doc__ = py.__doc__
+        scope[name] = made[name] = njit(**options)(again)
+    family_module = ModuleType(f"{module.__name__}.{family}")
+    vars(family_module).update(made)
+    return family_module

@@ -74,3 +74,8 @@ def trace_log(r: IslandNationRules, policy, seed: int, index: int, rows: int = 4
     """One game's per-game row and its event log."""
     games, _, log = play_rows(r, default_board(), np.asarray(policy), seed, index, 1, rows)
     return games, log
+
+
+def frogman_seats(bot: int) -> np.ndarray:
+    """The seats ``engine.frogman_turn`` takes (a bot per role) for a frogman playing ``bot``."""
+    return np.array([bot, 0], dtype=np.int64)

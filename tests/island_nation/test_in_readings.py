@@ -7,7 +7,7 @@ import random
 
 import numpy as np
 import pytest
-from in_helpers import make_state, members, rules, setup_tables
+from in_helpers import frogman_seats, make_state, members, rules, setup_tables
 
 from sim.core.rng import game_stream
 from sim.core.scenario import load_scenario
@@ -51,7 +51,7 @@ def test_in_win_f1_standing_on_an_evac_point_as_the_window_opens(reading):
     r = rules(players=4, evac_escape=reading)
     board, T, P = setup_tables(r)
     st = make_state(board, P, "A", ["3", "64", "11"], belief=["A", "25"], rnd=7, bullets=0)
-    E.frogman_turn(T, P, st, 1, game_stream(1, 0), NOLOG)
+    E.frogman_turn(T, P, st, frogman_seats(1), game_stream(1, 0), NOLOG)
     game = _reference(r, "A", ["3", "64", "11"], ["A", "25"], 7)
     game.frogman_turn()
     assert st.g[FPOS] == board.index["A"] and game.frogman == board.index["A"]
@@ -132,7 +132,7 @@ def test_in_move_4_a_frogman_sharing_its_point_with_artillery_may_stay_or_must_l
             E.mark_threats(T, P, st)
             d = E.frogman_step(bot, T, P, st, game_stream(9, i), 1, P.ap, False, m0, m1)
             assert d >= 0 or may_stay, name
-            E.frogman_turn(T, P, st, bot, game_stream(10, i), NOLOG)
+            E.frogman_turn(T, P, st, frogman_seats(bot), game_stream(10, i), NOLOG)
             stayed += st.g[FPOS] == f
             game = _reference(r, "40", ["40", "103", "11"], ["40", "64"], 3, bullets=2)
             game.fbot = name

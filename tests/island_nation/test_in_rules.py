@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from in_helpers import make_state, members, rules, setup_tables, words
+from in_helpers import frogman_seats, make_state, members, rules, setup_tables, words
 
 from sim.core.errors import ScenarioError
 from sim.core.rng import game_stream
@@ -104,7 +104,7 @@ def test_in_turn_3_a_boxed_in_frogman_without_bullets_draws_a_card_rather_than_p
         st = make_state(board, P, "64", around, belief=["64", "11", "40"], bullets=0)
         E._deal_cards(P, st, game_stream(4, 2))
         log = np.zeros((64, 6), dtype=np.int64)
-        E.frogman_turn(T, P, st, bot, game_stream(4, 1), log)
+        E.frogman_turn(T, P, st, frogman_seats(bot), game_stream(4, 1), log)
         events = list(log[:st.g[NLOG], 0])
         assert E.EV_DRAW in events and E.EV_PASS not in events
         assert st.g[DECK_TOP] == 1 and st.hand[0].sum() == 1
@@ -159,7 +159,7 @@ def test_in_move_4_the_frogman_never_steps_onto_artillery_and_belief_drops_artil
             d = E.frogman_step(bot, T, P, st, game_stream(9, i), 0, P.ap, False, m0, m1)
             assert board.labels[T.road_step[f, d]] == free
     st.g[FPOS] = f
-    E.frogman_turn(T, P, st, 1, game_stream(4, 0), NOLOG)
+    E.frogman_turn(T, P, st, frogman_seats(1), game_stream(4, 0), NOLOG)
     art = {ix[b] for b in blocked}
     assert st.g[FPOS] not in art and st.g[FPOS] != f
     assert not members(st.bel[0], st.bel[1], T.n) & art
@@ -172,7 +172,7 @@ def test_in_move_3_and_turn_3_a_frogman_that_cannot_step_and_has_no_bullet_passe
     f = board.index["64"]
     around = [board.labels[q] for q in T.road_step[f] if q >= 0]
     st = make_state(board, P, "64", around, belief=["64", "11", "40"], bullets=0)
-    E.frogman_turn(T, P, st, 2, game_stream(4, 1), NOLOG)
+    E.frogman_turn(T, P, st, frogman_seats(2), game_stream(4, 1), NOLOG)
     assert st.g[FPOS] == f
     assert members(st.bel[0], st.bel[1], T.n) == {f}
 
@@ -182,7 +182,7 @@ def test_in_turn_2_the_frogman_takes_at_most_action_points_steps(world):
     board, T, P = world
     for i in range(200):
         st = make_state(board, P, "64", ["1"], rnd=3, bullets=0)
-        E.frogman_turn(T, P, st, 0, game_stream(11, i), NOLOG)
+        E.frogman_turn(T, P, st, frogman_seats(0), game_stream(11, i), NOLOG)
         assert T.road_dist[board.index["64"], st.g[FPOS]] <= P.ap
 
 
@@ -303,7 +303,7 @@ def test_in_mine_1_2_3_the_mine_is_on_the_path_and_hurts_the_first_artillery_onl
     placed = 0
     for i in range(300):
         st = make_state(board, P, "64", ["11"], rnd=3, bullets=0)
-        E.frogman_turn(T, P, st, 0, game_stream(21, i), NOLOG)
+        E.frogman_turn(T, P, st, frogman_seats(0), game_stream(21, i), NOLOG)
         if st.g[MINE_AT] >= 0:
             placed += 1
             assert st.g[MINES_LEFT] == 0 and T.road_dist[ix["64"], st.g[MINE_AT]] <= P.ap
@@ -327,7 +327,7 @@ def test_in_bottle_1_2_bottle_turn_resets_the_set_to_the_reach_of_the_bottle(wor
     ix = board.index
     for i in range(50):
         st = make_state(board, P, "11", ["40"], belief=["11", "64", "1"], rnd=2, bullets=0)
-        E.frogman_turn(T, P, st, 0, game_stream(5, i), NOLOG)
+        E.frogman_turn(T, P, st, frogman_seats(0), game_stream(5, i), NOLOG)
         got = members(st.bel[0], st.bel[1], T.n)
         reach = {q for q in range(T.n) if 1 <= T.road_dist[ix["11"], q] <= 3}
         assert st.g[FPOS] in got
@@ -343,7 +343,7 @@ def test_in_win_f1_entering_an_evac_point_in_the_window_escapes(world):
     p = int(np.flatnonzero(T.road_step[:, d] == e)[0])
     for rnd, escapes in ((6, False), (7, True)):
         st = make_state(board, P, board.labels[p], ["1"], rnd=rnd, bullets=0)
-        E.frogman_turn(T, P, st, 1, game_stream(2, 0), NOLOG)
+        E.frogman_turn(T, P, st, frogman_seats(1), game_stream(2, 0), NOLOG)
         if escapes:
             assert st.g[OVER] == 1 and st.g[REASON] == ESCAPE and st.g[WINNER] == FROGMAN
             assert st.g[ESC_ROUND] == 7 and T.is_evac[st.g[ESC_EXIT]] == 1

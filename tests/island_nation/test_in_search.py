@@ -15,9 +15,8 @@ from sim.games.island_nation.batch import play_rows
 from sim.games.island_nation.board import board_for
 from sim.games.island_nation.policies import HUNTER
 from sim.games.island_nation.search import (
+    SCRIPTED,
     STOP,
-    _play_rounds,
-    _setup,
     _state,
     artillery_search,
     frogman_search,
@@ -48,9 +47,9 @@ def policy(**chosen):
 
 @pytest.mark.parametrize("scenario", ["base", "core"])
 def test_search_entry_with_scripted_bots_plays_the_engines_games(scenario):
-    """The search entry point's game loop (its own frogman and artillery turns, built from the
-    engine's parts) plays exactly the engine's games when nobody searches: every column, every
-    point table, for games with bottles, cards, abilities, mines and traitors."""
+    """The search entry point's game (the engine's order of play with the search's deciders bound)
+    plays exactly the engine's games when nobody searches: every column, every point table, for games
+    with bottles, cards, abilities, mines and traitors."""
     rules = load_scenario(GAME.name, GAME.rules_model, scenario, ["players=5"]).rules
     board = board_for(rules)
     T, P = tables_for(board, rules.shot_range), params_for(rules)
@@ -71,8 +70,23 @@ def test_search_entry_with_scripted_bots_plays_the_engines_games(scenario):
     assert decisions.tolist() == [0] * 400
 
 
+def test_the_search_plays_the_engines_order_of_play_not_a_copy():
+    """Issue 22.6: the turn order is written once, in engine.py. The search's scripted rollouts and its
+    game with search seats are the engine's functions compiled again (the same code objects), only the
+    deciders and the search's bookkeeping bound in their place."""
+    from sim.games.island_nation import engine, search
+
+    for family in (search.SCRIPTED, search.SEARCHED):
+        for name in ("play_rounds", "frogman_turn", "frogman_walks", "artillery_turns", "artillery_turn",
+                     "artillery_acts"):
+            assert getattr(family, name).py_func.__code__ is getattr(engine, name).py_func.__code__
+    assert search.SEARCHED.play_game.py_func.__code__ is engine.play_game.py_func.__code__
+    assert search.SEARCHED.play_rounds.py_func.__globals__["frogman_decides"] is search._frogman_decides
+    assert search.SCRIPTED.play_rounds.py_func.__globals__["frogman_decides"] is engine.frogman_decides
+
+
 def test_rollouts_scripted_rounds_play_the_engines_games():
-    """The rollouts' rounds (the engine's turn parts called in the engine's order, ``search._play_rounds``)
+    """The rollouts' rounds (the engine's order of play compiled apart, ``search.SCRIPTED.play_rounds``)
     played from the setup with the strongest bots give exactly the engine's games: winner, reason, end
     round, HP, every round's public-set size, and the rounds ended on each point."""
     rules = base_rules()
@@ -86,8 +100,8 @@ def test_rollouts_scripted_rounds_play_the_engines_games():
     rows = []
     for i in range(300):
         seed_stream(st.rng, np.int64(11), np.int64(i))
-        _setup(T, P, st, cx, quiet)
-        _play_rounds(T, P, st, cx, quiet, np.int64(1))
+        SCRIPTED.setup(T, P, st, cx.bots, st.rng, quiet)
+        SCRIPTED.play_rounds(T, P, st, cx.rollout_bots, st.rng, quiet, cx.density, np.int64(1))
         rows.append([st.g[WINNER], st.g[REASON], st.g[END_ROUND], st.g[FHP], *st.sizes[:10]])
     columns = ["winner", "end_reason", "end_round", "frogman_hp", *(f"set_r{r}" for r in range(1, 11))]
     assert np.array(rows).tolist() == np.stack([games[c] for c in columns], axis=1).tolist()

@@ -30,18 +30,7 @@ import numpy as np
 
 from sim.core.jit import njit
 from sim.core.rng import seed_stream
-from sim.games.island_nation.search import (
-    _artillery_turns,
-    _copy,
-    _frogman_closes,
-    _frogman_opens,
-    _frogman_turn,
-    _frogman_walks,
-    _play_on,
-    _setup,
-    _state,
-    search_context,
-)
+from sim.games.island_nation.search import SCRIPTED, _copy, _play_on, _state, search_context
 from sim.games.island_nation.state import FROGMAN, JIT, MINE_AT, MINES_LEFT, OVER, ROUND, WINNER
 
 DEFAULT, MINE_NOW, MINE_LATER = -1, -2, -3  # an alternative >= 0 drops that card kind from the hand
@@ -51,13 +40,13 @@ SALT = 0xC0F7AC7
 @njit(**JIT)
 def _play_until(T, P, st, cx, quiet, last):
     """The default bots' game from its setup up to the frogman's turn of round ``last`` (IN-TURN-1)."""
-    _setup(T, P, st, cx, quiet)
+    SCRIPTED.setup(T, P, st, cx.bots, st.rng, quiet)
     for r in range(1, last):
         st.g[ROUND] = r
-        _frogman_turn(T, P, st, cx.bots[0], quiet)
+        SCRIPTED.frogman_turn(T, P, st, cx.bots, st.rng, quiet)
         if st.g[OVER] == 1:
             return
-        _artillery_turns(T, P, st, cx, quiet, np.int64(0))
+        SCRIPTED.artillery_turns(T, P, st, cx.rollout_bots, st.rng, quiet, cx.density, np.int64(0))
         if st.g[OVER] == 1:
             return
     st.g[ROUND] = last
@@ -76,18 +65,20 @@ def _mine_nearest(st, n_path):
 @njit(**JIT)
 def _forced_turn(T, P, st, cx, quiet, alt):
     """The frogman's turn (``engine.frogman_turn``) with the alternative ``alt`` forced."""
-    bot = cx.bots[0]
+    bots = cx.bots
     mines = st.g[MINES_LEFT]
     if alt >= 0:
         st.hand[0, alt] = 0
     if alt == MINE_LATER:
         st.g[MINES_LEFT] = 0
-    start, hidden, ap, spent, shots, draws, m0, m1 = _frogman_opens(T, P, st, bot, quiet)
+    start, hidden, ap, spent, shots, draws, m0, m1 = SCRIPTED.frogman_opens(T, P, st, bots, st.rng, quiet)
     if st.g[OVER] == 0:
         st.path[0] = start
-        spent, n_path = _frogman_walks(T, P, st, bot, quiet, hidden, ap, spent, np.int64(1), m0, m1)
+        spent, n_path = SCRIPTED.frogman_walks(T, P, st, bots, st.rng, quiet, start, hidden, ap, spent, shots, draws,
+                                               np.int64(1), m0, m1)
         if st.g[OVER] == 0:
-            _frogman_closes(T, P, st, bot, quiet, start, hidden, ap, spent, shots, draws, n_path, m0, m1)
+            SCRIPTED.frogman_closes(T, P, st, bots, st.rng, quiet, start, hidden, ap, spent, shots, draws, n_path,
+                                    m0, m1)
             if alt == MINE_NOW and st.g[MINES_LEFT] > 0:
                 st.g[MINES_LEFT] -= 1
                 st.g[MINE_AT] = _mine_nearest(st, n_path)

@@ -3,6 +3,12 @@
 Every function cites the clauses of docs/rules/island-nation.md it implements. One compiled
 ``play_batch`` both plays batches (``log`` of size 0) and writes traces (a log of events, each
 row ``(event, round, actor, a, b, c)``; actor 0 is the frogman, k + 1 is artillery k).
+
+The order of play (``play_game`` .. ``artillery_acts``) is written here once. Its functions take the
+``seats``, which decide: here the bot of each role (a policy array); the choices are asked of
+``frogman_decides`` and ``artillery_decides`` and the opening and closing bots come from ``bots_of``.
+The search (search.py) compiles these same functions again (``sim.core.jit.recompiled``) with its
+own seats and deciders bound to those names; no copy of the order of play lives there.
 """
 
 from __future__ import annotations
@@ -181,26 +187,46 @@ def _hidden_reach(T, P, st, start, max_steps, include_start, m0, m1):
     return u0, u1
 
 
-@njit(**ONCE)
-def frogman_turn(T, P, st, bot, rng, log):
-    """IN-TURN-2/3, IN-MOVE-1..4, IN-BOTTLE-1/2, IN-MINE-1/2, IN-SHOOT-1, IN-CARD-1..4, IN-WIN-F1: the
-    turn opens (bottle, items, shot, draws), the frogman walks, the turn closes (pass, mine, events).
-    The three parts are separate so a search can take the walk's steps and resume the rest."""
-    start, hidden, ap, spent, shots, draws, m0, m1 = frogman_opens(T, P, st, bot, rng, log)
-    if st.g[OVER] == 1:
-        return
-    st.path[0] = start
-    spent, n_path = frogman_walks(T, P, st, bot, rng, log, hidden, ap, spent, 1, m0, m1)
-    if st.g[OVER] == 1:
-        return
-    frogman_closes(T, P, st, bot, rng, log, start, hidden, ap, spent, shots, draws, n_path, m0, m1)
+@njit(**INLINE)
+def bots_of(seats):
+    """The scripted bot of each role (frogman, artillery): who opens and closes a turn (items,
+    ability, shot, draws, mine). Here the seats are these bots."""
+    return seats
 
 
 @njit(**INLINE)
-def frogman_opens(T, P, st, bot, rng, log):
+def frogman_decides(T, P, st, seats, rng, log, start, hidden, ap, spent, shots, draws, n_path, m0, m1):
+    """The frogman's next road step (0..5), or -1 to stop: its bot's choice."""
+    return frogman_step(seats[0], T, P, st, rng, spent, ap, hidden, m0, m1)
+
+
+@njit(**INLINE)
+def artillery_decides(T, P, st, seats, k, rng, log, ap, spent, shot, can_draw):
+    """Artillery k's next action and direction: its bot's choice."""
+    return artillery_action(seats[1], T, P, k, st, rng, spent, ap, shot, can_draw)
+
+
+@njit(**ONCE)
+def frogman_turn(T, P, st, seats, rng, log):
+    """IN-TURN-2/3, IN-MOVE-1..4, IN-BOTTLE-1/2, IN-MINE-1/2, IN-SHOOT-1, IN-CARD-1..4, IN-WIN-F1: the
+    turn opens (bottle, items, shot, draws), the frogman walks, the turn closes (pass, mine, events).
+    The three parts are separate so a search can take the walk's steps and resume the rest."""
+    start, hidden, ap, spent, shots, draws, m0, m1 = frogman_opens(T, P, st, seats, rng, log)
+    if st.g[OVER] == 1:
+        return
+    st.path[0] = start
+    spent, n_path = frogman_walks(T, P, st, seats, rng, log, start, hidden, ap, spent, shots, draws, 1, m0, m1)
+    if st.g[OVER] == 1:
+        return
+    frogman_closes(T, P, st, seats, rng, log, start, hidden, ap, spent, shots, draws, n_path, m0, m1)
+
+
+@njit(**INLINE)
+def frogman_opens(T, P, st, seats, rng, log):
     """The turn up to its first step: the bottle (IN-BOTTLE-1), items (IN-CARD-2), a shot (IN-SHOOT-1)
     and draws (IN-CARD-1). Returns (start, hidden, ap, spent, shots, draws, m0, m1), m0/m1 the
     points holding artillery (the game may be over after the shot)."""
+    bot = bots_of(seats)[0]
     r = st.g[ROUND]
     start = st.g[FPOS]
     hidden = P.bottle[r] == 1
@@ -261,11 +287,11 @@ def _free_step(T, st, m0, m1):
 
 
 @njit(**ONCE)
-def frogman_walks(T, P, st, bot, rng, log, hidden, ap, spent, n_path, m0, m1):
-    """Road steps chosen by the bot until it stops or the action points run out (IN-MOVE-1..4), from
+def frogman_walks(T, P, st, seats, rng, log, start, hidden, ap, spent, shots, draws, n_path, m0, m1):
+    """Road steps chosen by the seat until it stops or the action points run out (IN-MOVE-1..4), from
     ``spent`` points spent and ``n_path`` points on this turn's path. Returns (spent, n_path)."""
     while spent < ap:
-        d = frogman_step(bot, T, P, st, rng, spent, ap, hidden, m0, m1)
+        d = frogman_decides(T, P, st, seats, rng, log, start, hidden, ap, spent, shots, draws, n_path, m0, m1)
         if d < 0:
             break
         n_path = frogman_steps(T, P, st, log, d, hidden, n_path, m0, m1)
@@ -305,10 +331,11 @@ def frogman_steps(T, P, st, log, d, hidden, n_path, m0, m1):
 
 
 @njit(**INLINE)
-def frogman_closes(T, P, st, bot, rng, log, start, hidden, ap, spent, shots, draws, n_path, m0, m1):
+def frogman_closes(T, P, st, seats, rng, log, start, hidden, ap, spent, shots, draws, n_path, m0, m1):
     """The turn after the walk: a frogman that spent nothing (it cannot step) shoots, else draws a card,
     else passes (IN-TURN-3: at least one point is spent when any action is possible), the mine
     (IN-MINE-1/2), the public set of a bottle turn (IN-BOTTLE-2), events (IN-CARD-3)."""
+    bot = bots_of(seats)[0]
     if spent == 0:
         if st.g[FBUL] > 0:
             _frogman_shoots(T, P, st, log, below(rng, 6), hidden)
@@ -517,11 +544,11 @@ def _artillery_moves(T, P, st, log, k, d):
 
 
 @njit(**ONCE)
-def artillery_turn(T, P, st, bot, k, rng, log):
+def artillery_turn(T, P, st, seats, k, rng, log):
     """IN-TURN-2/3: up to the action points, at least one spent, one shot a turn (IN-SHOOT-2);
     items and ability first (IN-CARD-2, IN-ABILITY-1), events at the end (IN-CARD-3)."""
-    ap = artillery_opens(T, P, st, bot, k, rng, log)
-    artillery_acts(T, P, st, bot, k, rng, log, ap, 0, False)
+    ap = artillery_opens(T, P, st, bots_of(seats)[1], k, rng, log)
+    artillery_acts(T, P, st, seats, k, rng, log, ap, 0, False)
     artillery_closes(T, P, st, log, k)
 
 
@@ -536,11 +563,11 @@ def artillery_opens(T, P, st, bot, k, rng, log):
 
 
 @njit(**ONCE)
-def artillery_acts(T, P, st, bot, k, rng, log, ap, spent, shot):
-    """Actions chosen by the bot from ``spent`` points spent (and ``shot`` taken) until it ends the
+def artillery_acts(T, P, st, seats, k, rng, log, ap, spent, shot):
+    """Actions chosen by the seat from ``spent`` points spent (and ``shot`` taken) until it ends the
     turn, the points run out, it dies or the game ends."""
     while spent < ap and st.ahp[k] > 0 and st.g[OVER] == 0:
-        action, d = artillery_action(bot, T, P, k, st, rng, spent, ap, shot, _can_draw(st, ap - spent))
+        action, d = artillery_decides(T, P, st, seats, k, rng, log, ap, spent, shot, _can_draw(st, ap - spent))
         if action == END:
             break
         spent = artillery_does(T, P, st, log, k, action, d, spent)
@@ -574,7 +601,7 @@ def artillery_closes(T, P, st, log, k):
 # ---------------------------------------------------------------- one game, a batch
 
 @njit(**INLINE)
-def setup(T, P, st, policy, rng, log):
+def setup(T, P, st, seats, rng, log):
     """IN-SETUP-2..4: HP and bullets by player count; the frogman writes a numbered start point;
     the artillery place in turn. The public set starts as every numbered point (IN-BELIEF-1)."""
     st.g[:] = 0
@@ -594,7 +621,7 @@ def setup(T, P, st, policy, rng, log):
         st.ahp[k] = P.artillery_hp
         st.abul[k] = P.artillery_bullets
         st.traitor[k] = 0
-        st.apos[k] = artillery_start(policy[1], k, T, st, rng)
+        st.apos[k] = artillery_start(bots_of(seats)[1], k, T, st, rng)
         _log(st, log, EV_PLACE, k + 1, st.apos[k], 0, 0)
     st.bel[0] = T.numbered_mask[0]
     st.bel[1] = T.numbered_mask[1]
@@ -635,23 +662,23 @@ def _deal_cards(P, st, rng):
 
 
 @njit(**ONCE)
-def play_game(T, P, st, policy, rng, log, density):
+def play_game(T, P, st, seats, rng, log, density):
     """IN-TURN-1: rounds of the frogman's turn, then each artillery's; IN-WIN-A3: the artillery
     win when the last round ends. ``density[p]`` counts rounds the frogman ended on p."""
-    setup(T, P, st, policy, rng, log)
-    play_rounds(T, P, st, policy, rng, log, density, 1)
+    setup(T, P, st, seats, rng, log)
+    play_rounds(T, P, st, seats, rng, log, density, 1)
 
 
 @njit(**ONCE)
-def play_rounds(T, P, st, policy, rng, log, density, first):
+def play_rounds(T, P, st, seats, rng, log, density, first):
     """Rounds ``first`` .. the last (IN-TURN-1), then the artillery win on time (IN-WIN-A3)."""
     for r in range(first, P.last_round + 1):
         st.g[ROUND] = r
-        frogman_turn(T, P, st, policy[0], rng, log)
+        frogman_turn(T, P, st, seats, rng, log)
         _log(st, log, EV_TURN_END, 0, st.g[FPOS], np.int64(st.bel[0]), np.int64(st.bel[1]))
         if st.g[OVER] == 1:
             return
-        artillery_turns(T, P, st, policy[1], rng, log, density, 0)
+        artillery_turns(T, P, st, seats, rng, log, density, 0)
         if st.g[OVER] == 1:
             return
     st.g[ROUND] = P.last_round
@@ -659,12 +686,12 @@ def play_rounds(T, P, st, policy, rng, log, density, first):
 
 
 @njit(**ONCE)
-def artillery_turns(T, P, st, bot, rng, log, density, first):
+def artillery_turns(T, P, st, seats, rng, log, density, first):
     """The turns of the living artillery ``first`` .. the last in order (IN-TURN-1), then the
     round's end: its public-set size and the frogman's point (``density``)."""
     for k in range(first, P.n_art):
         if st.ahp[k] > 0:
-            artillery_turn(T, P, st, bot, k, rng, log)
+            artillery_turn(T, P, st, seats, k, rng, log)
             _log(st, log, EV_TURN_END, k + 1, st.g[FPOS], np.int64(st.bel[0]), np.int64(st.bel[1]))
             if st.g[OVER] == 1:
                 return

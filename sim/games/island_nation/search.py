@@ -29,36 +29,20 @@ a fixed order (so two states differing only in hidden things give the same decis
 Determinism: the search draws only from its own stream, fixed by (seed, game index, seat, decision
 number) with ``sim.core.rng``'s mixing, never from the game's stream.
 
-This module is imported, and compiled, only when some role plays search (``play.play_rows``); the
-rollouts run the engine's turn parts with scripted bots only (no search branch), so nothing here calls
-itself.
+This module is imported, and compiled, only when some role plays search (``batch.play_rows``). The
+order of play is the engine's, compiled again with the rollouts' bots (``SCRIPTED``) and with the search's
+deciders (``SEARCHED``); the rollouts have no search branch, so nothing here calls itself.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from sim.core.bits import lowest_bit, popcount
+from sim.core.jit import njit, recompiled
 from sim.core.rng import _mix64, below, next_u64, seed_stream
-from sim.games.island_nation.engine import (
-    EV_SEARCH,
-    EV_TURN_END,
-    _can_draw,
-    _finish,
-    _log,
-    _shuffle,
-    artillery_closes,
-    artillery_does,
-    artillery_opens,
-    frogman_closes,
-    frogman_opens,
-    frogman_steps,
-    frogman_walks,
-    round_ends,
-    setup,
-    write_row,
-)
+from sim.games.island_nation import engine
+from sim.games.island_nation.engine import EV_SEARCH, _log, _shuffle, write_row
 from sim.games.island_nation.policies import (
     ARTILLERY_BOTS,
     FROGMAN_BOTS,
@@ -90,11 +74,11 @@ from sim.games.island_nation.state import (
     MINE_AT,
     MINES_LEFT,
     MOVE,
+    ONCE,
     ONE,
     OVER,
     ROUND,
     SHOOT,
-    TIME,
     WINNER,
     State,
     has,
@@ -117,10 +101,12 @@ Context = np.dtype([
     ("codes", np.int64, (MAX_CANDIDATES,)), ("wins", np.int64, (MAX_CANDIDATES,)),
     ("unseen", np.int64, (MAX_CARD_TYPES,)), ("pool", np.int64, (MAX_DECK,)), ("owed", np.int64, (MAX_ART + 1,)),
     ("ability_pool", np.int64, (MAX_ABILITIES,)), ("density", np.int64, (MAX_POINTS,)),
+    ("zone", np.uint64, (2,)),
 ], align=True)
 """The search's working record for one game: its stream, the public facts it keeps (where the mine
-may lie, which ability each artillery holds and whether it is shown), the candidates' codes and
-wins, and scratch for drawing worlds (``density``: the rollouts' round ends, thrown away)."""
+may lie, ``zone`` the public sets of the frogman's turn so far, which ability each artillery holds and
+whether it is shown), the candidates' codes and wins, and scratch for drawing worlds (``density``: the
+rollouts' round ends, thrown away)."""
 
 
 # ---------------------------------------------------------------- the search's own stream
@@ -254,174 +240,55 @@ def _note_abilities(P, st, cx):
 
 @njit(**JIT)
 def _note_shown(P, st, cx, k):
-    """An ability is shown once used (IN-ABILITY-1, IN-ABILITY-2)."""
+    """An ability is shown once used (IN-ABILITY-1, IN-ABILITY-2): uses only fall, and only in the
+    artillery's own turn, so noting it at the frogman's decisions is noting it after each turn."""
     a = cx.ability_of[k]
     if a >= 0 and st.ability[k, AB_USES] < P.ab_uses[a]:
         cx.shown[k] = 1
 
 
-# ---------------------------------------------------------------- the engine's turn parts, compiled once
+# ---------------------------------------------------------------- the engine's order of play, compiled apart
 
-# The engine inlines its turn parts and the bots' choices into its one game function. The search needs
-# them at many places (its own game loop, the decisions, both kinds of rollout); inlined at each they
-# compiled for about 7 minutes. Here each part is one compiled function that the search calls: the same
-# code and the same draws, compiled once. Throughout this module a constant argument is passed typed
-# (``np.int64(0)``, ``np.bool_(False)``, not ``0`` or ``False``, also as a variable's first value): numba
-# compiles a function called with a literal again for that literal.
+# The engine inlines its turns and the bots' choices into its one game function. The search needs them
+# at many places (its own game, the decisions, both kinds of rollout); inlined at each they compiled for
+# about 7 minutes. So the engine's own functions (``engine.play_rounds`` .. ``engine.artillery_acts``)
+# are compiled again here, each on its own and called from each of those places: the same code and the
+# same draws, compiled once (``sim.core.jit.recompiled``). The rollouts' seats are the strongest bots
+# (``cx.rollout_bots``); a game with search seats binds its own deciders (below). Throughout this module
+# a constant argument is passed typed (``np.int64(0)``, ``np.bool_(False)``, not ``0`` or ``False``, also
+# as a variable's first value): numba compiles a function called with a literal again for that literal.
 
-@njit(**JIT)
-def _setup(T, P, st, cx, log):
-    """``engine.setup`` with the bots of ``cx.bots``, on the state's own stream."""
-    setup(T, P, st, cx.bots, st.rng, log)
-
-
-@njit(**JIT)
-def _frogman_opens(T, P, st, bot, log):
-    """``engine.frogman_opens`` on the state's own stream."""
-    return frogman_opens(T, P, st, bot, st.rng, log)
-
-
-@njit(**JIT)
-def _frogman_step(bot, T, P, st, spent, ap, hidden, m0, m1):
-    """``policies.frogman_step`` on the state's own stream."""
-    return frogman_step(bot, T, P, st, st.rng, spent, ap, hidden, m0, m1)
-
-
-@njit(**JIT)
-def _frogman_steps(T, P, st, log, d, hidden, n_path, m0, m1):
-    """``engine.frogman_steps``."""
-    return frogman_steps(T, P, st, log, d, hidden, n_path, m0, m1)
-
-
-@njit(**JIT)
-def _frogman_closes(T, P, st, bot, log, start, hidden, ap, spent, shots, draws, n_path, m0, m1):
-    """``engine.frogman_closes`` on the state's own stream."""
-    frogman_closes(T, P, st, bot, st.rng, log, start, hidden, ap, spent, shots, draws, n_path, m0, m1)
-
-
-@njit(**JIT)
-def _artillery_opens(T, P, st, bot, k, log):
-    """``engine.artillery_opens`` on the state's own stream."""
-    return artillery_opens(T, P, st, bot, k, st.rng, log)
-
-
-@njit(**JIT)
-def _artillery_action(bot, T, P, k, st, spent, ap, shot, can_draw):
-    """``policies.artillery_action`` on the state's own stream."""
-    return artillery_action(bot, T, P, k, st, st.rng, spent, ap, shot, can_draw)
-
-
-@njit(**JIT)
-def _artillery_does(T, P, st, log, k, action, d, spent):
-    """``engine.artillery_does``."""
-    return artillery_does(T, P, st, log, k, action, d, spent)
-
-
-@njit(**JIT)
-def _artillery_closes(T, P, st, log, k):
-    """``engine.artillery_closes``."""
-    artillery_closes(T, P, st, log, k)
-
-
-# ---------------------------------------------------------------- scripted turns (the rollouts)
-
-# The engine's scripted turns and rounds in the engine's order of play (IN-TURN-1..3), made of the parts
-# above: ``engine.frogman_walks``, ``artillery_acts``, ``artillery_turn``, ``artillery_turns``,
-# ``frogman_turn`` and ``play_rounds``. A rollout plays them with the strongest bots (``cx.rollout_bots``)
-# and keeps its round ends in ``cx.density``.
-
-@njit(**JIT)
-def _frogman_walks(T, P, st, bot, log, hidden, ap, spent, n_path, m0, m1):
-    """``engine.frogman_walks`` (the one loop of the bot's road steps, IN-MOVE-1..4) on the state's own
-    stream. Returns (spent, n_path)."""
-    return frogman_walks(T, P, st, bot, st.rng, log, hidden, ap, spent, n_path, m0, m1)
-
-
-@njit(**JIT)
-def _frogman_turn(T, P, st, bot, log):
-    """``engine.frogman_turn``: the turn opens, the frogman walks, the turn closes (IN-TURN-2/3)."""
-    start, hidden, ap, spent, shots, draws, m0, m1 = _frogman_opens(T, P, st, bot, log)
-    if st.g[OVER] == 1:
-        return
-    st.path[0] = start
-    spent, n_path = _frogman_walks(T, P, st, bot, log, hidden, ap, spent, np.int64(1), m0, m1)
-    if st.g[OVER] == 1:
-        return
-    _frogman_closes(T, P, st, bot, log, start, hidden, ap, spent, shots, draws, n_path, m0, m1)
-
-
-@njit(**JIT)
-def _artillery_acts(T, P, st, bot, k, log, ap, spent, shot):
-    """``engine.artillery_acts``: the bot's actions from ``spent`` points spent until it ends the turn,
-    the points run out, it dies or the game ends (IN-TURN-3, IN-SHOOT-2)."""
-    while spent < ap and st.ahp[k] > 0 and st.g[OVER] == 0:
-        action, d = _artillery_action(bot, T, P, k, st, spent, ap, shot, _can_draw(st, ap - spent))
-        if action == END:
-            break
-        spent = _artillery_does(T, P, st, log, k, action, d, spent)
-        shot = shot or action == SHOOT
-
-
-@njit(**JIT)
-def _artillery_turn(T, P, st, bot, k, log):
-    """``engine.artillery_turn``: items and ability, actions, events (IN-TURN-2/3)."""
-    ap = _artillery_opens(T, P, st, bot, k, log)
-    _artillery_acts(T, P, st, bot, k, log, ap, np.int64(0), np.bool_(False))
-    _artillery_closes(T, P, st, log, k)
-
-
-@njit(**JIT)
-def _artillery_turns(T, P, st, cx, log, first):
-    """``engine.artillery_turns``: the living artillery ``first`` .. the last in order (IN-TURN-1), then
-    the round's end."""
-    for k in range(first, P.n_art):
-        if st.ahp[k] > 0:
-            _artillery_turn(T, P, st, cx.rollout_bots[1], k, log)
-            _log(st, log, EV_TURN_END, k + 1, st.g[FPOS], np.int64(st.bel[0]), np.int64(st.bel[1]))
-            if st.g[OVER] == 1:
-                return
-    round_ends(st, cx.density)
-
-
-@njit(**JIT)
-def _play_rounds(T, P, st, cx, log, first):
-    """``engine.play_rounds``: rounds ``first`` .. the last (IN-TURN-1), then the artillery win on time
-    (IN-WIN-A3)."""
-    for r in range(first, P.last_round + 1):
-        st.g[ROUND] = r
-        _frogman_turn(T, P, st, cx.rollout_bots[0], log)
-        _log(st, log, EV_TURN_END, 0, st.g[FPOS], np.int64(st.bel[0]), np.int64(st.bel[1]))
-        if st.g[OVER] == 1:
-            return
-        _artillery_turns(T, P, st, cx, log, np.int64(0))
-        if st.g[OVER] == 1:
-            return
-    st.g[ROUND] = P.last_round
-    _finish(st, log, ARTILLERY, TIME)
+_PARTS = ("setup", "frogman_opens", "frogman_steps", "frogman_closes", "artillery_opens", "artillery_does",
+          "artillery_closes")
+_ORDER = ("play_rounds", "frogman_turn", "frogman_walks", "artillery_turns", "artillery_turn", "artillery_acts")
+SCRIPTED = recompiled(engine, _PARTS + _ORDER, JIT, "scripted")
+"""The engine's turns and rounds with scripted seats (a bot per role), each compiled on its own: the
+rollouts, and the analyses that replay the default bots' games (counterfactual.py)."""
 
 
 @njit(**JIT)
 def _play_on(T, P, rs, cx, quiet, first):
     """The rest of the game from artillery ``first``'s turn of this round, scripted."""
-    _artillery_turns(T, P, rs, cx, quiet, first)
+    SCRIPTED.artillery_turns(T, P, rs, cx.rollout_bots, rs.rng, quiet, cx.density, first)
     if rs.g[OVER] == 0:
-        _play_rounds(T, P, rs, cx, quiet, rs.g[ROUND] + 1)
+        SCRIPTED.play_rounds(T, P, rs, cx.rollout_bots, rs.rng, quiet, cx.density, rs.g[ROUND] + 1)
 
 
 @njit(**JIT)
 def _frogman_rollout(T, P, rs, cx, quiet, code, start, hidden, ap, spent, shots, draws, n_path, m0, m1):
     """The frogman takes candidate ``code`` (a step or STOP) in the world ``rs``, then the ghost walks
     on and the game is played out."""
-    ghost = cx.rollout_bots[0]
+    ghost = cx.rollout_bots
     if code != STOP:
-        n_path = _frogman_steps(T, P, rs, quiet, code, hidden, n_path, m0, m1)
+        n_path = SCRIPTED.frogman_steps(T, P, rs, quiet, code, hidden, n_path, m0, m1)
         spent += 1
         if rs.g[OVER] == 1:
             return
-        spent, n_path = _frogman_walks(T, P, rs, ghost, quiet, hidden, ap, spent, n_path, m0, m1)
+        spent, n_path = SCRIPTED.frogman_walks(T, P, rs, ghost, rs.rng, quiet, start, hidden, ap, spent, shots, draws,
+                                               n_path, m0, m1)
         if rs.g[OVER] == 1:
             return
-    _frogman_closes(T, P, rs, ghost, quiet, start, hidden, ap, spent, shots, draws, n_path, m0, m1)
+    SCRIPTED.frogman_closes(T, P, rs, ghost, rs.rng, quiet, start, hidden, ap, spent, shots, draws, n_path, m0, m1)
     if rs.g[OVER] == 0:
         _play_on(T, P, rs, cx, quiet, np.int64(0))
 
@@ -432,9 +299,9 @@ def _artillery_rollout(T, P, rs, cx, quiet, k, code, ap, spent, shot):
     hunter finishes its turn and the game is played out."""
     action = code // 8
     if action != END:
-        spent = _artillery_does(T, P, rs, quiet, k, action, code % 8, spent)
-        _artillery_acts(T, P, rs, cx.rollout_bots[1], k, quiet, ap, spent, shot or action == SHOOT)
-    _artillery_closes(T, P, rs, quiet, k)
+        spent = SCRIPTED.artillery_does(T, P, rs, quiet, k, action, code % 8, spent)
+        SCRIPTED.artillery_acts(T, P, rs, cx.rollout_bots, k, rs.rng, quiet, ap, spent, shot or action == SHOOT)
+    SCRIPTED.artillery_closes(T, P, rs, quiet, k)
     if rs.g[OVER] == 0:
         _play_on(T, P, rs, cx, quiet, k + 1)
 
@@ -486,9 +353,11 @@ def frogman_search(T, P, st, rs, st_b, rs_b, cx, quiet, log, start, hidden, ap, 
     if n <= 1:
         return cx.codes[0] if n == 1 else -1
     _search_stream(cx, np.int64(0))
+    for k in range(P.n_art):
+        _note_shown(P, st, cx, k)
     _copy(rs_b, st_b)
     seed_stream(rs.rng, next_u64(cx.srng), 0)
-    own = _frogman_step(cx.rollout_bots[0], T, P, rs, spent, ap, hidden, m0, m1)
+    own = frogman_step(cx.rollout_bots[0], T, P, rs, rs.rng, spent, ap, hidden, m0, m1)
     rollouts = cx.rollouts[0]
     cx.wins[:n] = 0
     for _ in range(rollouts):
@@ -544,7 +413,7 @@ def artillery_search(T, P, st, rs, st_b, rs_b, cx, quiet, log, k, ap, spent, sho
     _search_stream(cx, k + 1)
     _copy(rs_b, st_b)
     seed_stream(rs.rng, next_u64(cx.srng), 0)
-    action, d = _artillery_action(cx.rollout_bots[1], T, P, k, rs, spent, ap, shot, can_draw)
+    action, d = artillery_action(cx.rollout_bots[1], T, P, k, rs, rs.rng, spent, ap, shot, can_draw)
     rollouts = cx.rollouts[1]
     cx.wins[:n] = 0
     for _ in range(rollouts):
@@ -561,91 +430,93 @@ def artillery_search(T, P, st, rs, st_b, rs_b, cx, quiet, log, k, ap, spent, sho
 
 # ---------------------------------------------------------------- a game with search seats
 
-@njit(**JIT)
-def _searched_frogman_turn(T, P, st, rs, st_b, rs_b, cx, quiet, log):
-    """``engine.frogman_turn`` with the walk's steps from the search when the frogman searches; keeps
-    the points of this turn's public sets where a mine placed in it may lie (IN-MINE-2)."""
-    bot = cx.bots[0]
-    mines = st.g[MINES_LEFT]
-    start, hidden, ap, spent, shots, draws, m0, m1 = _frogman_opens(T, P, st, bot, log)
-    if st.g[OVER] == 1:
-        return
-    z0, z1 = st.bel[0], st.bel[1]
-    st.path[0] = start
-    n_path = np.int64(1)
-    while spent < ap:
-        if cx.searching[0] == 1:
-            d = frogman_search(T, P, st, rs, st_b, rs_b, cx, quiet, log, start, hidden, ap, spent, shots, draws,
-                               n_path, m0, m1)
-        else:
-            d = _frogman_step(bot, T, P, st, spent, ap, hidden, m0, m1)
-        if d < 0:
-            break
-        n_path = _frogman_steps(T, P, st, log, d, hidden, n_path, m0, m1)
-        spent += 1
-        z0 |= st.bel[0]
-        z1 |= st.bel[1]
-        if st.g[OVER] == 1:
-            return
-    _frogman_closes(T, P, st, bot, log, start, hidden, ap, spent, shots, draws, n_path, m0, m1)
-    if st.g[MINES_LEFT] < mines:
-        cx.mine_zone[0] = z0 | st.bel[0]
-        cx.mine_zone[1] = z1 | st.bel[1]
+# The engine's order of play again, its seats the tuple (cx, rs, st_b, rs_b, quiet): the search record,
+# a world and the words of both, and a log of size 0 for the rollouts. Only the deciders and the
+# search's bookkeeping are its own: a searching seat's choices come from the search, every other
+# choice from the scripted bots of ``cx.bots``; the public facts it keeps (which ability each artillery
+# holds, where a mine may lie) are noted at the game's setup and around the frogman's walk.
+
+@njit(**ONCE)
+def _bots_of(seats):
+    """The scripted bot of each role: the one a searching seat's turn opens and closes with."""
+    return seats[0].bots
 
 
-@njit(**JIT)
-def _searched_artillery_turn(T, P, st, rs, st_b, rs_b, cx, quiet, k, log):
-    """``engine.artillery_turn`` with every action from the search."""
-    ap = _artillery_opens(T, P, st, cx.bots[1], k, log)
-    spent = np.int64(0)
-    shot = np.bool_(False)
-    while spent < ap and st.ahp[k] > 0 and st.g[OVER] == 0:
-        action, d = artillery_search(T, P, st, rs, st_b, rs_b, cx, quiet, log, k, ap, spent, shot,
-                                     _can_draw(st, ap - spent))
-        if action == END:
-            break
-        spent = _artillery_does(T, P, st, log, k, action, d, spent)
-        shot = shot or action == SHOOT
-    _artillery_closes(T, P, st, log, k)
-
-
-@njit(**JIT)
-def _play_searched(T, P, st, rs, st_b, rs_b, cx, quiet, log, density):
-    """``engine.play_game`` with the searching seats' decisions from the search."""
-    _setup(T, P, st, cx, log)
+@njit(**ONCE)
+def _setup(T, P, st, seats, rng, log):
+    """``engine.setup`` with the scripted bots; which ability each artillery holds, none shown."""
+    cx = seats[0]
+    SCRIPTED.setup(T, P, st, cx.bots, rng, log)
     _note_abilities(P, st, cx)
-    for r in range(1, P.last_round + 1):
-        st.g[ROUND] = r
-        _searched_frogman_turn(T, P, st, rs, st_b, rs_b, cx, quiet, log)
-        _log(st, log, EV_TURN_END, 0, st.g[FPOS], np.int64(st.bel[0]), np.int64(st.bel[1]))
-        if st.g[OVER] == 1:
-            return
-        for k in range(P.n_art):
-            if st.ahp[k] > 0:
-                if cx.searching[1] == 1 and st.traitor[k] == 0:
-                    _searched_artillery_turn(T, P, st, rs, st_b, rs_b, cx, quiet, k, log)
-                else:  # a traitor only wanders (IN-CARD-5), as scripted
-                    _artillery_turn(T, P, st, cx.bots[1], k, log)
-                _note_shown(P, st, cx, k)
-                _log(st, log, EV_TURN_END, k + 1, st.g[FPOS], np.int64(st.bel[0]), np.int64(st.bel[1]))
-                if st.g[OVER] == 1:
-                    return
-        round_ends(st, density)
-    st.g[ROUND] = P.last_round
-    _finish(st, log, ARTILLERY, TIME)
+
+
+@njit(**ONCE)
+def _frogman_opens(T, P, st, seats, rng, log):
+    """``engine.frogman_opens``; the walk's public sets are kept from here (where a mine placed in this
+    turn may lie, IN-MINE-2)."""
+    cx = seats[0]
+    opened = SCRIPTED.frogman_opens(T, P, st, cx.bots, rng, log)
+    cx.zone[0], cx.zone[1] = st.bel[0], st.bel[1]
+    return opened
+
+
+@njit(**ONCE)
+def _frogman_decides(T, P, st, seats, rng, log, start, hidden, ap, spent, shots, draws, n_path, m0, m1):
+    """The frogman's next step: the search's when it searches, else its bot's."""
+    cx, rs, st_b, rs_b, quiet = seats
+    cx.zone[0] |= st.bel[0]
+    cx.zone[1] |= st.bel[1]
+    if cx.searching[0] == 1:
+        return frogman_search(T, P, st, rs, st_b, rs_b, cx, quiet, log, start, hidden, ap, spent, shots, draws,
+                              n_path, m0, m1)
+    return frogman_step(cx.bots[0], T, P, st, rng, spent, ap, hidden, m0, m1)
+
+
+@njit(**ONCE)
+def _frogman_closes(T, P, st, seats, rng, log, start, hidden, ap, spent, shots, draws, n_path, m0, m1):
+    """``engine.frogman_closes``; a mine placed now lies on a point of this turn's public sets
+    (IN-MINE-2): the sets from the walk's opening to its last step and after the turn closes."""
+    cx = seats[0]
+    mines = st.g[MINES_LEFT]
+    cx.zone[0] |= st.bel[0]
+    cx.zone[1] |= st.bel[1]
+    SCRIPTED.frogman_closes(T, P, st, cx.bots, rng, log, start, hidden, ap, spent, shots, draws, n_path, m0, m1)
+    if st.g[MINES_LEFT] < mines:
+        cx.mine_zone[0] = cx.zone[0] | st.bel[0]
+        cx.mine_zone[1] = cx.zone[1] | st.bel[1]
+
+
+@njit(**ONCE)
+def _artillery_decides(T, P, st, seats, k, rng, log, ap, spent, shot, can_draw):
+    """Artillery k's next action: the search's when the artillery search, else (and for a traitor, who
+    only wanders, IN-CARD-5) its bot's."""
+    cx, rs, st_b, rs_b, quiet = seats
+    if cx.searching[1] == 1 and st.traitor[k] == 0:
+        return artillery_search(T, P, st, rs, st_b, rs_b, cx, quiet, log, k, ap, spent, shot, can_draw)
+    return artillery_action(cx.bots[1], T, P, k, st, rng, spent, ap, shot, can_draw)
+
+
+SEARCHED = recompiled(engine, ("play_game", *_ORDER), ONCE, "searched", bots_of=_bots_of, setup=_setup,
+                      frogman_opens=_frogman_opens, frogman_decides=_frogman_decides,
+                      frogman_closes=_frogman_closes, artillery_decides=_artillery_decides,
+                      **{name: getattr(SCRIPTED, name) for name in _PARTS if name not in ("setup", "frogman_opens",
+                                                                                          "frogman_closes")})
+"""The engine's game with search seats (``engine.play_game``: the same order of play), inlined into
+``_searched_batch`` as the engine's is into ``play_batch`` (each part is called from one place)."""
 
 
 @njit(**JIT)
 def _searched_batch(T, P, st, rs, st_b, rs_b, cx, quiet, seed, start, out, sizes, density, captures, escapes, log,
                     decisions):
     """``engine.play_batch`` with search seats; ``decisions[i]``: search decisions in game i."""
+    seats = (cx, rs, st_b, rs_b, quiet)
     for i in range(out.shape[1]):
         seed_stream(st.rng, seed, start + i)
         cx.index = start + i
         cx.decisions[:] = 0
         cx.n_search = 0
         cx.mine_zone[:] = 0
-        _play_searched(T, P, st, rs, st_b, rs_b, cx, quiet, log, density)
+        SEARCHED.play_game(T, P, st, seats, st.rng, log, density)
         write_row(P, st, i, out, sizes, captures, escapes)
         decisions[i] = cx.n_search
 
