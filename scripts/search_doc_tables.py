@@ -1,4 +1,5 @@
-"""Rewrite the `sim robust` tables of docs/search.md from reports/robust/*.json (run after `sim robust`).
+"""Rewrite the `sim robust` tables of docs/search.md from reports/robust/*.json (run after `sim robust`) and its
+Ocracoke move values table from reports/search/ocracoke-action-values.json (run after scripts/oc_action_values.py).
 
     .venv/bin/python scripts/search_doc_tables.py
 """

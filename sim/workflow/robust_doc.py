@@ -1,4 +1,6 @@
-"""The `sim robust` result tables quoted in docs/search.md, generated from the committed result files.
+"""The `sim robust` result tables quoted in docs/search.md, generated from the committed result files, and
+Ocracoke's move values (``<!-- action-values-table ocracoke -->`` from reports/search/ocracoke-action-values.json,
+written by scripts/oc_action_values.py).
 
 docs/search.md holds one block per game between the markers ``<!-- robust-table GAME -->`` and
 ``<!-- /robust-table -->``; ``render(game)`` writes its table from ``reports/robust/GAME-robust.json``
@@ -17,6 +19,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "search.md"
 RESULTS = ROOT / "reports" / "robust"
+ACTION_VALUES = ROOT / "reports" / "search" / "ocracoke-action-values.json"
+ACTION_BLOCK = re.compile(r"(<!-- action-values-table ocracoke -->\n)(?P<body>.*?)(<!-- /action-values-table -->)",
+                          re.S)
 BLOCK = re.compile(r"(<!-- robust-table (?P<game>[a-z-]+) -->\n)(?P<body>.*?)(<!-- /robust-table -->)", re.S)
 
 
@@ -48,6 +53,28 @@ def render(game: str, folder: Path = RESULTS) -> str:
     return "\n".join(lines) + "\n"
 
 
+def render_action_values(path: Path = ACTION_VALUES) -> str:
+    """The markdown table of Ocracoke's counterfactual move values (with a one-line heading) from ``path``."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    lines = [f"`python scripts/oc_action_values.py --games {data['games']} --seed {data['seed']}` ({data['scenario']} "
+             f"scenario, {data['players']} players, {data['bots']}, {data['games']:,} games; "
+             f"`reports/search/{path.name}`, {data['date']}); differences paired, forced minus own choice:", "",
+             "| move forced | n (turns where legal) | counter chooses it | win rate forced [95 %] | win rate with "
+             "counter's own move | difference [95 %] | p | gold margin difference [95 %] |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for r in data["rows"]:
+        always = not all(isinstance(x, float) and x == x for x in (r["lo"], r["hi"], r["p"]))
+        diff = ("+0.00 pp (always its choice)" if always else
+                f"{_pp(r['win difference'])} pp [{_pp(r['lo'])}, {_pp(r['hi'])}]")
+        margin = (f"{r['gold margin difference']:+.3f}" if always else
+                  f"{r['gold margin difference']:+.3f} [{r['margin lo']:+.3f}, {r['margin hi']:+.3f}]")
+        lines.append(f"| {r['move']} | {r['n']:,} | {_pct(r['counter chooses it'])} | "
+                     f"{_pct(r['win rate forced'])} [{100 * r['lo (forced)']:.1f}, {100 * r['hi (forced)']:.1f}] | "
+                     f"{_pct(r['win rate own choice'])} | {diff} | {'—' if always else format(r['p'], '.2g')} | "
+                     f"{margin} |")
+    return "\n".join(lines) + "\n"
+
+
 def blocks(text: str) -> dict[str, str]:
     """The generated blocks of the doc, by game."""
     return {m["game"]: m["body"] for m in BLOCK.finditer(text)}
@@ -58,5 +85,10 @@ def sync(doc: Path = DOC, folder: Path = RESULTS) -> list[str]:
     text = doc.read_text(encoding="utf-8")
     changed = [game for game, body in blocks(text).items() if body != render(game, folder)]
     text = BLOCK.sub(lambda m: m.group(1) + render(m["game"], folder) + m.group(4), text)
+    moves = ACTION_BLOCK.search(text)
+    values = folder.parent / "search" / ACTION_VALUES.name
+    if moves and values.exists() and moves["body"] != render_action_values(values):
+        changed.append("ocracoke move values")
+        text = ACTION_BLOCK.sub(lambda m: m.group(1) + render_action_values(values) + m.group(3), text)
     doc.write_text(text, encoding="utf-8")
     return changed

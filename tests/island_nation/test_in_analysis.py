@@ -62,3 +62,46 @@ def test_map_frames_draw_one_picture_per_round_played(tmp_path):
     row = GAME.play(rules, policy, 3, 2, 1).games
     paths = trace_frames(rules, policy, 3, 2, tmp_path)
     assert len(paths) == row["end_round"][0] and all(p.stat().st_size > 0 for p in paths)
+
+
+def _log(*rows):
+    return np.array(rows, dtype=np.int64).reshape(-1, 6)
+
+
+def test_on_exit_as_window_opens_reads_the_last_turn_before_the_window():
+    """IN-WIN-F1: the frogman's point at the end of the last turn before round evac_from decides; a game over
+    before the window is -1 (hand-built logs: event, round, actor, a, b, c)."""
+    from sim.core.scenario import load_scenario
+    from sim.games.island_nation import engine as E
+    from sim.games.island_nation.analysis import on_exit_as_window_opens
+    from sim.games.island_nation.board import board_for
+    from sim.games.island_nation.rules import IslandNationRules
+
+    board = board_for(load_scenario("island-nation", IslandNationRules, "base").rules)
+    exit_a, inland = board.index["A"], board.index["1"]
+    standing = _log((E.EV_TURN_END, 6, 0, inland, 0, 0), (E.EV_TURN_END, 6, 2, exit_a, 0, 0),
+                    (E.EV_STEP, 7, 0, 1, inland, 5), (E.EV_END, 7, 0, 0, 0, 0))
+    assert on_exit_as_window_opens(board, standing, 7) == 1
+    assert on_exit_as_window_opens(board, standing, 8) == -1  # that game never reached round 8
+    moved_off = _log((E.EV_TURN_END, 6, 0, exit_a, 0, 0), (E.EV_TURN_END, 6, 1, inland, 0, 0),
+                     (E.EV_TURN_END, 7, 0, inland, 0, 0))
+    assert on_exit_as_window_opens(board, moved_off, 7) == 0
+    over_early = _log((E.EV_TURN_END, 5, 0, exit_a, 0, 0), (E.EV_END, 6, 1, 0, 0, 0))
+    assert on_exit_as_window_opens(board, over_early, 7) == -1
+
+
+def test_exit_standing_wins_every_time_under_the_standing_reading():
+    """IN-WIN-F1, reading "standing": a frogman on an exit as its first window turn opens escapes at once, so every
+    such game is a frogman win; under "entering" it must step off and back on and wins less often."""
+    from sim.core.scenario import load_scenario
+    from sim.games.island_nation.analysis import exit_standing
+
+    out = {}
+    for scenario in ("base", "escape-standing"):
+        rules = load_scenario("island-nation", GAME.rules_model, scenario, ["players=5"]).rules
+        out[scenario] = exit_standing(rules, GAME.policy_array(rules), 2026, 300)
+    base, standing = out["base"], out["escape-standing"]
+    assert standing["standing"].n == 300 and standing["standing"].value > 0
+    assert standing["wins_when_standing"].value == 1.0
+    assert base["standing"].value == standing["standing"].value  # play is the same until the window opens
+    assert base["wins_when_standing"].value < 1.0

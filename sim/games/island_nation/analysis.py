@@ -245,3 +245,42 @@ def _candidate_name(actor: int, code: int) -> str:
         return "stop" if code == STOP else f"step {code + 1}"
     action, d = divmod(code, 8)
     return {END: "end", MOVE: f"move {d + 1}", SHOOT: f"shoot {d + 1}", CATCH_ACTION: "catch", DRAW: "draw"}[action]
+
+
+# ----------------------------------------------------------------------------------------- exit standing
+def on_exit_as_window_opens(board, log: np.ndarray, evac_from: int) -> int:
+    """One game's log: 1 if the frogman stands on an evac point when the window opens (its point at the end of the
+    last turn before round ``evac_from``, the point its first window turn starts from: IN-WIN-F1), 0 if it stands
+    elsewhere, -1 if the game ended before the window."""
+    from sim.games.island_nation import engine as E
+
+    point, reached = -1, False
+    for event, rnd, _actor, a, _b, _c in log.tolist():
+        if event == E.EV_TURN_END and rnd < evac_from:
+            point = a
+        elif rnd >= evac_from and event != E.EV_END:
+            reached = True
+            break
+    if not reached or point < 0:
+        return -1
+    return int(board.is_evac[point])
+
+
+def exit_standing(rules, policy: np.ndarray, seed: int, n_games: int) -> dict:
+    """How often the frogman stands on an exit as the window opens (IN-WIN-F1's reading decides what that is worth),
+    and how often it then wins: games 0..n_games-1 of run ``seed``, one traced game at a time. Rates with 95 %
+    Wilson intervals: ``standing`` of all games, ``wins_when_standing`` of those games."""
+    from sim.games.island_nation.batch import play_rows
+    from sim.games.island_nation.board import board_for
+
+    board = board_for(rules)
+    stood = won = reached = 0
+    for i in range(n_games):
+        games, _, log = play_rows(rules, board, policy, seed, i, 1, 4096)
+        state = on_exit_as_window_opens(board, log, rules.evac_from)
+        reached += state >= 0
+        if state == 1:
+            stood += 1
+            won += int(games["winner"][0] == 0)
+    return {"games": n_games, "reached_window": reached, "standing": stats.rate(stood, n_games),
+            "wins_when_standing": stats.rate(won, stood)}
