@@ -23,13 +23,21 @@ app = typer.Typer(help="Balance lab for three island games: simulate, compare, r
 
 GameArg = Annotated[str, typer.Argument(help="ocracoke, island-nation or wonderful-island (see `sim games`)")]
 ScenarioOpt = Annotated[str, typer.Option("--scenario", "-s", help="Scenario name or TOML path")]
-SetOpt = Annotated[list[str] | None, typer.Option("--set", help="Override a rule: key=value (repeatable)")]
+SetOpt = Annotated[list[str] | None, typer.Option("--set", help="Override a rule: key=value (repeatable); the keys "
+                                                 "and their values: `sim rules GAME`")]
 PlayersOpt = Annotated[int | None, typer.Option("--players", "-p", help="Shorthand for --set players=N")]
 PolicyOpt = Annotated[list[str] | None,
                       typer.Option("--policy", help="Bot per role: ROLE=BOT, e.g. 0=counter or all=random; "
                                    "the search bot takes a budget: 0=search or 0=search:rollouts=64 "
                                    "(options per game: `sim games`)")]
 SeedOpt = Annotated[int, typer.Option("--seed", help="Run seed; game i uses the stream (seed, i)")]
+
+
+def example(*commands: str) -> str:
+    """A command's --help epilog: examples to copy, and where the rule keys and metric names are listed."""
+    lines = [f"Example: {c}" for c in commands]
+    return "\n\n".join([*lines, "Rule keys for --set, with their values and sources: `sim rules GAME`. Metric names "
+                          "(for --metric, --target; win_<role> is each role's win rate): `sim games`."])
 
 
 def parse_policies(items: list[str] | None) -> dict[str, str]:
@@ -42,9 +50,11 @@ def parse_policies(items: list[str] | None) -> dict[str, str]:
     return chosen
 
 
-@app.command("games")
+@app.command("games", epilog=example("sim games"))
 def games_command() -> None:
-    """List the games with their player counts, bots and scenarios."""
+    """List the games with their player counts, bots, scenarios and metric names (* headline)."""
+    from sim.core.runner import resolve_scenario
+
     for spec in all_games().values():
         console.print(f"[bold]{spec.name}[/bold]  {spec.title}")
         console.print(f"  players: {', '.join(map(str, spec.player_counts))}")
@@ -53,9 +63,11 @@ def games_command() -> None:
         if spec.search is not None:
             console.print(f"  search bot (any role): {spec.search.syntax()}")
         console.print(f"  scenarios: {', '.join(list_scenarios(spec.name)) or '(none)'}")
+        metrics = spec.metrics(resolve_scenario(spec, "base", (), None).rules)
+        console.print("  metrics (* headline): " + ", ".join(m.name + ("*" if m.headline else "") for m in metrics))
 
 
-@app.command("rules")
+@app.command("rules", epilog=example("sim rules ocracoke", "sim rules island-nation --players 6"))
 def rules_command(game: GameArg, scenario: ScenarioOpt = "base", set_: SetOpt = None,
                   players: PlayersOpt = None) -> None:
     """Print the effective rules, each value marked rule text, assumed or scenario."""
@@ -84,7 +96,8 @@ def rules_command(game: GameArg, scenario: ScenarioOpt = "base", set_: SetOpt = 
         console.print(fixed)
 
 
-@app.command("run")
+@app.command("run", epilog=example("sim run ocracoke --games 100000",
+                                    "sim run ocracoke --set navy_values=[1,2,3,5] --out out/oc"))
 def run_command(
     game: GameArg,
     scenario: ScenarioOpt = "base",
@@ -141,7 +154,7 @@ def rules_line(changed: dict) -> str:
     return f"rules changed from base: {text}"
 
 
-@app.command("trace")
+@app.command("trace", epilog=example("sim trace ocracoke --seed 7 --index 42"))
 def trace_command(
     game: GameArg,
     seed: SeedOpt = 0,

@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from sim.cli import GameArg, PlayersOpt, PolicyOpt, ScenarioOpt, SeedOpt, SetOpt, parse_policies
+from sim.cli import GameArg, PlayersOpt, PolicyOpt, ScenarioOpt, SeedOpt, SetOpt, example, parse_policies
 from sim.core.errors import UserError
 
 GamesOpt = Annotated[int, typer.Option("--games", "-n", help="Games per arm (or per grid point / probe)")]
@@ -342,7 +342,7 @@ drift_app = typer.Typer(help="The CI drift gate: headline rates against committe
                         no_args_is_help=True)
 
 
-@drift_app.command("check")
+@drift_app.command("check", epilog=example("sim drift check ocracoke", "sim drift check --seed 3"))
 def drift_check(
     games_: GameList = None,
     jobs: JobsOpt = -1,
@@ -368,17 +368,21 @@ def drift_check(
     raise typer.Exit(EXIT_MOVED if result.failed else 0)
 
 
-@drift_app.command("update")
+@drift_app.command("update", epilog=example("sim drift update ocracoke"))
 def drift_update(games_: GameList = None, jobs: JobsOpt = -1) -> None:
     """Rewrite the baselines on purpose (after a deliberate change to the rules or bots)."""
     from sim.core.display import console
     from sim.workflow.drift import update
 
-    for path in update(games_ or _all_names(), _jobs(jobs)):
+    names = games_ or _all_names()
+    written = update(names, _jobs(jobs))
+    for path in written:
         console.print(f"wrote {path}")
+    for name in sorted(set(names) - {p.stem for p in written}):
+        console.print(f"{name}: unchanged (the same rates; not rewritten)")
 
 
-@drift_app.command("calibrate")
+@drift_app.command("calibrate", epilog=example("sim drift calibrate ocracoke --trials 20"))
 def drift_calibrate(
     game: GameArg,
     trials: Annotated[int, typer.Option(help="Fresh baseline + check pairs")] = 100,
@@ -404,14 +408,24 @@ def _all_names() -> list[str]:
     return list(all_games())
 
 
+EXAMPLES = {  # each runs in minutes and writes under out/ (ignored by git)
+    "compare": ("sim compare ocracoke --set pay_declarer=2 --games 100000",
+                "sim compare island-nation --variant strict-evac --games 20000 --out out/compare"),
+    "sweep": ("sim sweep ocracoke --param players --values 2,3,4 --games 20000 --out out/sweeps",),
+    "tune": ('sim tune island-nation --param evac_from --target "win_frogman=0.5" --range 6:10',),
+    "sensitivity": ("sim sensitivity ocracoke --games 5000 --out out",),
+    "ladder": ("sim ladder ocracoke --games 2000 --out out",),
+    "robust": ("sim robust ocracoke --games 2000 --out out/robust",),
+    "skill": ("sim skill ocracoke --games 1000 --ladder 8,16 --out out/skill",),
+    "report": ("sim report ocracoke --games 20000",),
+    "golden": ("sim golden --check",),
+}
+
+
 def register(app: typer.Typer) -> None:
-    app.command("compare")(compare_command)
-    app.command("sweep")(sweep_command)
-    app.command("tune")(tune_command)
-    app.command("sensitivity")(sensitivity_command)
-    app.command("ladder")(ladder_command)
-    app.command("robust")(robust_command)
-    app.command("skill")(skill_command)
-    app.command("report")(report_command)
-    app.command("golden")(golden_command)
+    commands = {"compare": compare_command, "sweep": sweep_command, "tune": tune_command,
+                "sensitivity": sensitivity_command, "ladder": ladder_command, "robust": robust_command,
+                "skill": skill_command, "report": report_command, "golden": golden_command}
+    for name, command in commands.items():
+        app.command(name, epilog=example(*EXAMPLES[name]))(command)
     app.add_typer(drift_app, name="drift")

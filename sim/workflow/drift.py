@@ -129,6 +129,16 @@ class Baseline:
         path.write_text(json.dumps(self.__dict__, indent=2, ensure_ascii=False) + "\n")
         return path
 
+    def same_as_saved(self, folder: Path | None = None) -> bool:
+        """The file on disk says the same apart from its date (``created``): rewriting it would change nothing
+        but a timestamp."""
+        try:
+            saved = json.loads(self.path(folder).read_text())
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+            return False
+        mine = json.loads(json.dumps(self.__dict__, ensure_ascii=False))
+        return {k: v for k, v in saved.items() if k != "created"} == {k: v for k, v in mine.items() if k != "created"}
+
     @classmethod
     def load(cls, game: str, folder: Path | None = None) -> Baseline | None:
         """The baseline of ``game``, validated (a damaged file is a BaselineError naming the field)."""
@@ -173,7 +183,8 @@ def _family_size(specs: list[GameSpec]) -> int:
 def update(games: list[str | GameSpec], jobs: int = 1, folder: Path | None = None,
            family: int | None = None) -> list[Path]:
     """Rewrite the baselines on purpose: BASELINE_FACTOR × n0 games of each base scenario at every player
-    count, each with that count's default bots, recording every headline rate ``sim run`` reports."""
+    count, each with that count's default bots, recording every headline rate ``sim run`` reports. A baseline
+    whose content would not change (only its date) is left as it is; returns the files written."""
     specs = [resolve_game(g) for g in games]
     m = family or _family_size(list(registry.all_games().values()) or specs)
     n_b = BASELINE_FACTOR * equal_arm_games(m)
@@ -190,7 +201,8 @@ def update(games: list[str | GameSpec], jobs: int = 1, folder: Path | None = Non
                         for mt in rate_metrics(spec, rules)]
         base = Baseline(spec.name, SCENARIO, BASELINE_SEED, n_b, toolkit_version(),
                         dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%MZ"), m, metrics)
-        paths.append(base.save(folder))
+        if not base.same_as_saved(folder):
+            paths.append(base.save(folder))
     return paths
 
 

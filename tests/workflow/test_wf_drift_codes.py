@@ -109,3 +109,21 @@ def test_baselines_cover_every_player_count_with_its_default_bots(gate, register
     assert at2 < at4 or at2 == at4
     rows = drift.check(None, 1).rows
     assert {r.players for r in rows} == counts
+
+
+def test_update_rewrites_only_a_baseline_whose_content_changed(gate):
+    """The README tour's `sim drift update` must leave the committed baselines alone when only the date would
+    change (issue 25 item 8); a changed rate is rewritten."""
+    invoke, path = gate
+    assert invoke("update", "--jobs", 1).exit_code == 0  # the command's own family size
+    data = json.loads(path.read_text())
+    data["created"] = "2000-01-01T00:00Z"  # an old date alone is no reason to rewrite
+    path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    kept = path.read_bytes()
+    result = invoke("update", "--jobs", 1)
+    assert result.exit_code == 0 and "toy-dice: unchanged (the same rates; not rewritten)" in result.output
+    assert "wrote" not in result.output and path.read_bytes() == kept
+    damage(path, lambda d: d["metrics"][0].update(successes=d["metrics"][0]["successes"] + 1))
+    result = invoke("update", "--jobs", 1)
+    assert result.exit_code == 0 and "wrote" in result.output
+    assert json.loads(path.read_bytes())["metrics"] == data["metrics"]

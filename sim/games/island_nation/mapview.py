@@ -243,18 +243,21 @@ def draw_frame(board: Board, possible: Iterable[int], artillery: Sequence[int], 
 def register_cli(app) -> None:
     """Add ``sim map island-nation [--map FILE] --out map.png`` to the command line."""
 
-    @app.command("map")
+    from sim.cli import example
+
+    @app.command("map", epilog=example("sim map island-nation --out out/map.png"))
     def map_command(
         game: Annotated[str, typer.Argument(help="island-nation (the only game with a map)")],
         map: Annotated[Path | None, typer.Option("--map", help="Map name or TOML file (default kaoteng)")] = None,
         out: Annotated[Path, typer.Option("--out", "-o", help="Picture to write (.png, .pdf, .svg)")] = Path(
-            "map.png"),
+            "out/map.png"),
     ) -> None:
         """Draw an Island Nation map: points, roads, evacuation points, direction rose."""
         if game != "island-nation":
             raise UserError(f"sim map {game}: expected island-nation (the only game with a map)")
         board = default_board() if map is None else load_board(map_path(map))
         try:
+            out.parent.mkdir(parents=True, exist_ok=True)
             draw_board(board).savefig(out, dpi=170)
         except (OSError, ValueError) as exc:
             raise UserError(f"--out {out}: cannot write the picture ({exc})") from None

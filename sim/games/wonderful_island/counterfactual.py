@@ -204,7 +204,9 @@ TABLES = {"venues": venue_values, "cards": card_values, "characters": character_
 
 def register_cli(app) -> None:
     """Add ``sim wi-values`` (the paired counterfactual tables) to the command line."""
-    @app.command("wi-values")
+    from sim.cli import example
+
+    @app.command("wi-values", epilog=example("sim wi-values venues --players 6 --games 5000"))
     def values_command(
         what: Annotated[list[str] | None, typer.Argument(help=f"Tables: {', '.join(TABLES)} (default: all)")] = None,
         players: Annotated[int, typer.Option("--players", "-p", help="Player count (3-8)")] = 6,
