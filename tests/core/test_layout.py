@@ -83,12 +83,16 @@ def test_wonderful_island_engine_reads_each_rule_value_where_pack_writes_it():
             assert T[0, getattr(wi_state, name)] == wi_rules.RULE_ROW.value(r, name), name
 
 
-@pytest.mark.parametrize("model, layouts", [(oc_rules.OcracokeRules, (oc_rules.PARAMS, oc_rules.PAY)),
-                                            (wi_rules.WonderfulIslandRules, (wi_rules.RULE_ROW,))])
-def test_every_switchable_rule_is_packed(model, layouts):
-    """A switchable rule added to the model reaches the engine through a layout column (by field name)."""
+@pytest.mark.parametrize("game, model, layouts", [
+    ("ocracoke", oc_rules.OcracokeRules, (oc_rules.PARAMS, oc_rules.PAY)),
+    ("wonderful-island", wi_rules.WonderfulIslandRules, (wi_rules.RULE_ROW,))])
+def test_every_switchable_rule_is_packed(game, model, layouts):
+    """A switchable rule added to the model reaches the engine through a layout column: by field name, or through
+    a computed column whose packed value changes when the rule is switched (e.g. Ocracoke's PAY_E_ZERO)."""
     packed = {reader for lay in layouts for _, reader in lay.columns if isinstance(reader, str)}
-    assert set(switchable_rules(model)) <= packed
+    base = load_scenario(game, model, "base").rules
+    for name in set(switchable_rules(model)) - packed:
+        assert any((lay.pack(switched(base, name)) != lay.pack(base)).any() for lay in layouts), name
 
 
 def test_island_nation_switchable_rules_reach_the_params_record():

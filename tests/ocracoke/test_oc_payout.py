@@ -29,14 +29,16 @@ def expected_payouts(rules, ev, q):
         matches += held * ((total != 0) & ((values[card] > 0) == (total > 0)))
     if not rules.hand_match_per_card:
         matches = np.minimum(matches, 1)
-    own = (ev["declarer"] == q) & (ev["forced"] == 0) & in_range  # OC-PAY-E
+    right = in_range | (zero & rules.zero_declaration_bonus)  # OC-ASM-ZERO-E: a right 0 too, when switched on
+    own = (ev["declarer"] == q) & (ev["forced"] == 0) & right  # OC-PAY-E
     return {"a": rules.pay_colour * colour, "b": rules.pay_range * in_range, "c": rules.pay_zero * zero,
             "d": rules.pay_hand * matches, "e": rules.pay_declarer * own}
 
 
 @pytest.mark.parametrize("changes", [dict(players=4), dict(players=3, pay_zero=5, pay_declarer=2),
                                      dict(players=2, hand_match_per_card=False, dial_ranges=[1, 4, 7]),
-                                     dict(players=2, pay_colour=2, pay_range=0, pay_hand=3)])
+                                     dict(players=2, pay_colour=2, pay_range=0, pay_hand=3),
+                                     dict(players=4, zero_declaration_bonus=True)])
 def test_every_payout_follows_rules_a_to_e(warm, changes):
     """OC-PAY-A, OC-PAY-B, OC-PAY-C, OC-PAY-D, OC-PAY-E, OC-DECL-1, OC-ASM-2P-D: random dials cover every
     dial position; each seat's gold by rule equals the rule text's payout."""
@@ -47,6 +49,25 @@ def test_every_payout_follows_rules_a_to_e(warm, changes):
         for r, amounts in expected_payouts(rules, ev, q).items():
             assert np.array_equal(ev[f"{r}_{q}"], amounts), (r, q)
     assert (ev["ship_sum"] == 0).any() and (ev["c_0"] > 0).any() and (ev["e_0"] + ev["e_1"] > 0).any()
+    zero_declared = [(ev["declarer"] == q) & (ev["forced"] == 0) & (ev[f"dial_{q}"] == 0) & (ev["ship_sum"] == 0)
+                     for q in range(rules.players)]
+    assert any(z.any() for z in zero_declared)  # the reading is exercised: voluntary right zeros happen
+    paid_e = sum(int(ev[f"e_{q}"][z].sum()) for q, z in enumerate(zero_declared))
+    assert paid_e == (rules.pay_declarer * sum(int(z.sum()) for z in zero_declared)
+                      if rules.zero_declaration_bonus else 0)
+
+
+def test_the_bots_value_a_right_zero_with_the_bonus_only_as_a_voluntary_declarer(warm):
+    """OC-ASM-ZERO-E in the expected-gold tables: switched on, dial 0 is worth C + E to a voluntary declarer, so
+    its best expected gold rises where a zero sum is possible; a seat that did not declare values it as before."""
+    from sim.games.ocracoke import expected_gold_tables
+    from sim.games.ocracoke.rules import pack
+
+    off = expected_gold_tables(pack(make_rules()))
+    on = expected_gold_tables(pack(make_rules(zero_declaration_bonus=True)))
+    assert np.array_equal(off[..., BEST], on[..., BEST]) and np.array_equal(off[..., BEST_DIAL], on[..., BEST_DIAL])
+    assert (on[..., BEST + 1] >= off[..., BEST + 1] - 1e-6).all() and (on[..., BEST + 1] > off[..., BEST + 1]).any()
+    assert ((on[..., BEST_DIAL + 1] == 0) & (off[..., BEST_DIAL + 1] != 0)).any()  # some states now pick the 0
 
 
 SEAT0_HAND, PEEKED = 0, {0: 5, 1: 8}  # seat 0 holds navy +1, has seen pirate -2 and the ghost on the ship

@@ -97,7 +97,8 @@ R_ROWS = 6
 # columns of R[PARAMS] and R[PAY], from their one declaration (rules.PARAMS, rules.PAY)
 PLAYERS, N_SHIP, HAND_CARDS, WIN_GOLD, D_EACH, N_DIALS = RULE_PARAMS.index(
     "PLAYERS", "N_SHIP", "HAND_CARDS", "WIN_GOLD", "D_EACH", "N_DIALS")
-PAY_A, PAY_B, PAY_C, PAY_D, PAY_E = RULE_PAY.index("PAY_A", "PAY_B", "PAY_C", "PAY_D", "PAY_E")
+PAY_A, PAY_B, PAY_C, PAY_D, PAY_E, PAY_E_ZERO = RULE_PAY.index("PAY_A", "PAY_B", "PAY_C", "PAY_D", "PAY_E",
+                                                              "PAY_E_ZERO")
 
 # log kinds: (kind, six numbers)
 L_HAND, L_DEAL, L_TURN, L_SEE, L_GHOST, L_MERMAID, L_CANCEL, L_KRAKEN = 1, 2, 3, 4, 5, 6, 7, 8
@@ -500,10 +501,12 @@ def _declare(S, R, T, rng, log, decl, forced, ev, n_ev, game, hand, rnd):
         in_range = colour and dial_lo[d] <= total <= dial_hi[d]  # OC-PAY-B
         S[PAID + 0, q] = pay[PAY_A] if colour else 0
         S[PAID + 1, q] = pay[PAY_B] if in_range else 0
-        S[PAID + 2, q] = pay[PAY_C] if d == 0 and total == 0 else 0  # OC-PAY-C
+        right_zero = d == 0 and total == 0
+        S[PAID + 2, q] = pay[PAY_C] if right_zero else 0  # OC-PAY-C
         matches = popcount(_hand_cards(S, q) & paying)  # OC-PAY-D
         S[PAID + 3, q] = pay[PAY_D] * (matches if R[PARAMS, D_EACH] == 1 else min(matches, 1))
-        S[PAID + 4, q] = pay[PAY_E] if q == decl and not forced and in_range else 0  # OC-PAY-E
+        voluntary = q == decl and not forced  # OC-PAY-E; a right 0 pays PAY_E_ZERO, 0 unless OC-ASM-ZERO-E is on
+        S[PAID + 4, q] = (pay[PAY_E] if in_range else (pay[PAY_E_ZERO] if right_zero else 0)) if voluntary else 0
         for r in range(5):
             S[GOLD, q] += S[PAID + r, q]
         _note(S, log, L_DIAL, q, d)

@@ -110,10 +110,11 @@ def _count(cum, u, m, lo, hi):
 
 @rules_code
 def _dial_value(cum, u, m, off, d, dial_lo, dial_hi, pay, declarer):
-    """Expected gold from rules A, B, C, E of dial d when the ship sum is off + (m cards of u)."""
+    """Expected gold from rules A, B, C, E of dial d when the ship sum is off + (m cards of u); pay holds rules
+    A..E and, last, rule E's bonus for a right dial 0 (OC-ASM-ZERO-E: 0 unless that reading is on)."""
     total = cum[u, m, N_SUMS]
     if d == 0:
-        return pay[2] * _count(cum, u, m, -off, -off) / total
+        return (pay[2] + declarer * pay[5]) * _count(cum, u, m, -off, -off) / total
     if dial_lo[d] > 0:
         colour = _count(cum, u, m, 1 - off, SUM_LIMIT - off)
     else:

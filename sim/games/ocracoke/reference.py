@@ -62,7 +62,8 @@ class Evaluator:
         for s, ways in counts.items():
             ship = off + s
             if dial == 0:
-                gold += ways * (r.pay_zero if ship == 0 else 0)
+                zero_bonus = r.pay_declarer if r.zero_declaration_bonus else 0  # OC-ASM-ZERO-E
+                gold += ways * ((r.pay_zero + declarer * zero_bonus) if ship == 0 else 0)
             elif (lo > 0 and ship > 0) or (lo < 0 and ship < 0):
                 gold += ways * (r.pay_colour + ((r.pay_range + declarer * r.pay_declarer) if lo <= ship <= hi else 0))
         return gold / total
@@ -360,7 +361,8 @@ class Hand:
                           and (values[self.at[(HAND, q, k)]] > 0) == (total > 0))
             paid = (r.pay_colour * colour, r.pay_range * in_range, r.pay_zero * (dial == 0 and total == 0),
                     r.pay_hand * (matches if r.hand_match_per_card else min(matches, 1)),
-                    r.pay_declarer * (voluntary and in_range))
+                    r.pay_declarer * (voluntary and (in_range or (r.zero_declaration_bonus and dial == 0
+                                                                  and total == 0))))  # OC-ASM-ZERO-E
             self.g.gold[q] += sum(paid)
             record["paid"].append(paid)
         return record

@@ -71,6 +71,10 @@ class OcracokeRules(BaseModel):
     hand_match_per_card: bool = Field(
         description="with 2 players (2 hand cards each) rule D pays for each matching hand card",
         json_schema_extra={"assumed": True})
+    zero_declaration_bonus: bool = Field(
+        False, description="a voluntary declarer whose dial 0 is right (sum 0) also earns rule E's bonus "
+                           "(OC-ASM-ZERO-E; false: 0 is neither a sign nor a range of the dial, no bonus)",
+        json_schema_extra={"assumed": True})
     win_gold: int = Field(5, ge=1, le=20, description="gold that ends the game",
                           json_schema_extra={"rule": "OC-END-1"})
     pay_colour: int = Field(1, ge=0, le=5, description="gold for the right colour (rule A)",
@@ -157,12 +161,18 @@ PARAMS = Layout(  # R[PARAMS]
     ("D_EACH", "hand_match_per_card"),  # OC-PAY-D with 2 players
     ("N_DIALS", "n_dials"),  # OC-DECL-1
 )
-PAY = Layout(  # R[PAY]: gold by rule A..E, in the order of the payout rows S[PAID + r]
+def _zero_declarer_pay(rules: OcracokeRules) -> int:
+    """OC-ASM-ZERO-E: rule E's bonus for a voluntary declarer's right dial 0, or 0 when that reading is off."""
+    return rules.pay_declarer if rules.zero_declaration_bonus else 0
+
+
+PAY = Layout(  # R[PAY]: gold by rule A..E, in the order of the payout rows S[PAID + r], then E for a right 0
     ("PAY_A", "pay_colour"),
     ("PAY_B", "pay_range"),
     ("PAY_C", "pay_zero"),
     ("PAY_D", "pay_hand"),
     ("PAY_E", "pay_declarer"),
+    ("PAY_E_ZERO", _zero_declarer_pay),  # OC-PAY-E for a right dial 0 (OC-ASM-ZERO-E)
 )
 
 
