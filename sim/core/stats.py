@@ -45,7 +45,10 @@ def rate(successes: int, n: int, confidence: float = CONFIDENCE) -> Estimate:
     p = successes / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    return Estimate(p, max(0.0, centre - half), min(1.0, centre + half), int(n))
+    # at 0 (or n) successes the interval ends at 0 (or 1) exactly; centre - half leaves a rounding error there
+    lo = 0.0 if successes == 0 else max(0.0, centre - half)
+    hi = 1.0 if successes == n else min(1.0, centre + half)
+    return Estimate(p, lo, hi, int(n))
 
 
 def rates(successes: np.ndarray, n: np.ndarray | int, confidence: float = CONFIDENCE) -> list[Estimate]:

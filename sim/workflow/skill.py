@@ -452,8 +452,8 @@ def skill_figure(c: SkillCurve):
         mine = [p for p in c.points if p.label == label]
         xs = np.arange(len(mine))
         ys = np.array([100 * p.value.value for p in mine])
-        err = np.array([[100 * (p.value.value - p.value.lo) for p in mine],
-                        [100 * (p.value.hi - p.value.value) for p in mine]])
+        err = np.clip([[100 * (p.value.value - p.value.lo) for p in mine],
+                       [100 * (p.value.hi - p.value.value) for p in mine]], 0, None)
         ax.errorbar(xs, ys, yerr=err, fmt="o-", color="tab:blue", capsize=3, linewidth=1)
         v = settled[label]
         if v.settled:
@@ -473,7 +473,7 @@ def skill_figure(c: SkillCurve):
             mine = [g for g in c.gaps if g.role == role]
             xs = np.array([c.levels.index(g.level) for g in mine]) + (j - (len(roles) - 1) / 2) * 0.08
             ys = np.array([100 * g.diff for g in mine])
-            err = np.array([[100 * (g.diff - g.lo) for g in mine], [100 * (g.hi - g.diff) for g in mine]])
+            err = np.clip([[100 * (g.diff - g.lo) for g in mine], [100 * (g.hi - g.diff) for g in mine]], 0, None)
             ax.errorbar(xs, ys, yerr=err, fmt="o-", capsize=3, linewidth=1, label=role)
         ax.axhline(0, color="grey", linewidth=0.8)
         ax.set_xticks(range(len(c.levels)), ticks, fontsize=7)

@@ -30,6 +30,13 @@ def test_wilson_interval_at_zero_stays_in_unit_interval():
     assert est.lo == pytest.approx(0.0, abs=1e-12) and 0 < est.hi < 0.1
 
 
+@pytest.mark.parametrize("n", [50, 300, 4000])
+def test_wilson_interval_ends_exactly_at_zero_and_one(n):
+    """0 of n: the interval starts at 0 exactly, not at a rounding error above the estimate (a skill-curve
+    figure drew a negative error bar from lo = 8.7e-19 > 0); n of n ends at 1."""
+    assert stats.rate(0, n).lo == 0.0 and stats.rate(n, n).hi == 1.0
+
+
 def test_mean_interval_matches_t_interval():
     rng = np.random.default_rng(0)
     x = rng.normal(3.0, 2.0, 400)
