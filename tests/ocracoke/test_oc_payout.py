@@ -12,7 +12,7 @@ from sim.core import stats
 from sim.games.ocracoke import engine as E
 from sim.games.ocracoke import play
 from sim.games.ocracoke.policies import BEST, BEST_DIAL, SHIFT
-from sim.games.ocracoke.rules import GHOST, card_values, dial_bounds
+from sim.games.ocracoke.rules import GHOST, KRAKEN, card_values, dial_bounds
 
 
 def expected_payouts(rules, ev, q):
@@ -169,3 +169,35 @@ def test_a_right_voluntary_zero_declaration_gets_rule_c_and_no_rule_e(warm, rule
     assert S[E.DIALS, 0] == 0
     assert S[E.PAID + 2, 0] == rules4.pay_zero and S[E.PAID + 4, 0] == 0
     assert S[E.PAID + 0, 0] == 0 and S[E.PAID + 1, 0] == 0
+
+
+@pytest.mark.parametrize("toll", [False, True])
+def test_oc_var_toll_the_krakens_holder_pays_the_declarer(warm, toll):
+    """OC-VAR-TOLL (house rule ``kraken_toll``, scenarios/ocracoke/kraken-toll.toml): after the payout
+    the seat holding the kraken pays the declarer 1 gold; with the rule off (the default) nothing more
+    moves than rules A-E pay."""
+    rules = make_rules(kraken_toll=toll)
+    S, R, T, rng = fixed_table(rules, seated("counter", "counter", "counter", "counter"), ship=[0, 4, 1, 5],
+                               island=[2, 6, 3], hands=[[7], [8], [KRAKEN], [9]])
+    S[E.GOLD, :4] = [1, 2, 3, 0]
+    before = S[E.GOLD, :4].copy()
+    ev = tuple(np.zeros((len(names), 4), dtype) for names, dtype in E.EVENT_BLOCKS)
+    E._declare(S, R, T, rng, NO_LOG, 0, 0, ev, 0, 0, 1, 2)
+    expected = before + S[E.PAID:E.PAID + 5, :4].sum(axis=0)
+    if toll:
+        expected[2] -= 1
+        expected[0] += 1
+    assert S[E.GOLD, :4].tolist() == expected.tolist()
+
+
+def test_oc_var_toll_never_takes_the_holder_below_zero(warm):
+    """OC-VAR-TOLL: a kraken holder without gold pays nothing."""
+    rules = make_rules(kraken_toll=True)
+    S, R, T, rng = fixed_table(rules, seated("counter", "counter", "counter", "counter"), ship=[0, 4, 1, 5],
+                               island=[2, 6, 3], hands=[[7], [8], [KRAKEN], [9]])
+    S[E.GOLD, :4] = [1, 2, 0, 0]
+    E._kraken_toll(S, NO_LOG, 4, 0)
+    assert S[E.GOLD, :4].tolist() == [1, 2, 0, 0]
+    S[E.GOLD, 2] = 1
+    E._kraken_toll(S, NO_LOG, 4, 0)
+    assert S[E.GOLD, :4].tolist() == [2, 2, 0, 0]

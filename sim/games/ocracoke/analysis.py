@@ -12,7 +12,7 @@ from sim.core import stats
 from sim.core.game import Chunk, Metric
 from sim.core.jit import njit
 from sim.games.ocracoke.policies import BOTS
-from sim.games.ocracoke.rules import OcracokeRules
+from sim.games.ocracoke.rules import OcracokeRules, dial_bounds
 
 RULES = ("A", "B", "C", "D", "E")
 RULE_LABELS = {"A": "A colour", "B": "B range", "C": "C zero", "D": "D hand colour", "E": "E declarer"}
@@ -32,6 +32,8 @@ def metrics(rules: OcracokeRules) -> list[Metric]:
         Metric("gold_declarer", "gold won by declarers per game", "mean"),
         Metric("gold_others", "gold won by the other seats per game", "mean"),
         Metric("capped", "games stopped by the safety cap", "rate"),
+        Metric("first_declarer_right", "first declaration made of the declarer's own accord and right (rule E)",
+               "rate", True),
     ]
 
 
@@ -67,6 +69,24 @@ def per_game(rules: OcracokeRules, chunk: Chunk) -> dict[str, np.ndarray]:
     ev = chunk.events["declarations"]
     out["gold_declarer"], out["gold_others"] = _gold_by_game(ev["game"] - g["game"][0], ev["declarer"],
                                                              _paid(chunk), len(chunk))
+    out["first_declarer_right"] = _first_declarer_right(rules, chunk)
+    return out
+
+
+def _first_declarer_right(rules: OcracokeRules, chunk: Chunk) -> np.ndarray:
+    """Per game, 0 or 1: its first declaration was made of the declarer's own accord with a dial of the
+    sum's colour (OC-PAY-A) and range (OC-PAY-B), the test rule E rewards (OC-PAY-E), whatever rule E
+    pays."""
+    ev = chunk.events["declarations"]
+    lo, hi = dial_bounds(rules)
+    dials = np.stack([ev[f"dial_{q}"] for q in range(4)]).astype(np.int64)
+    dial = dials[ev["declarer"].astype(np.int64), np.arange(len(ev["declarer"]))]
+    total = ev["ship_sum"].astype(np.int64)
+    right = ((ev["forced"] == 0) & (total != 0) & (dial > 0) & ((lo[dial] > 0) == (total > 0))
+             & (lo[dial] <= total) & (total <= hi[dial]))
+    games, first = np.unique(ev["game"] - chunk.games["game"][0], return_index=True)  # rows in order of play
+    out = np.zeros(len(chunk), np.int64)
+    out[games] = right[first]
     return out
 
 

@@ -95,8 +95,8 @@ WAITING, ROUND, TURN = 6, 7, 8  # columns of S[PUB]: the seat waiting for the se
 PARAMS, VALUES, DIAL_LO, DIAL_HI, PAY, POLICY = 0, 1, 2, 3, 4, 5
 R_ROWS = 6
 # columns of R[PARAMS] and R[PAY], from their one declaration (rules.PARAMS, rules.PAY)
-PLAYERS, N_SHIP, HAND_CARDS, WIN_GOLD, D_EACH, N_DIALS = RULE_PARAMS.index(
-    "PLAYERS", "N_SHIP", "HAND_CARDS", "WIN_GOLD", "D_EACH", "N_DIALS")
+PLAYERS, N_SHIP, HAND_CARDS, WIN_GOLD, D_EACH, N_DIALS, KRAKEN_TOLL = RULE_PARAMS.index(
+    "PLAYERS", "N_SHIP", "HAND_CARDS", "WIN_GOLD", "D_EACH", "N_DIALS", "KRAKEN_TOLL")
 PAY_A, PAY_B, PAY_C, PAY_D, PAY_E, PAY_E_ZERO = RULE_PAY.index("PAY_A", "PAY_B", "PAY_C", "PAY_D", "PAY_E",
                                                               "PAY_E_ZERO")
 
@@ -104,6 +104,7 @@ PAY_A, PAY_B, PAY_C, PAY_D, PAY_E, PAY_E_ZERO = RULE_PAY.index("PAY_A", "PAY_B",
 L_HAND, L_DEAL, L_TURN, L_SEE, L_GHOST, L_MERMAID, L_CANCEL, L_KRAKEN = 1, 2, 3, 4, 5, 6, 7, 8
 L_REVEAL, L_DECLARE, L_PASS, L_DIAL, L_PAY, L_SUM, L_END, L_LOOK = 9, 10, 11, 12, 13, 14, 15, 16
 L_SEARCH = 17  # one candidate of a search decision (search.py)
+L_TOLL = 18  # the kraken's toll (OC-VAR-TOLL): holder, declarer
 LOG_WIDTH = 7
 
 
@@ -511,6 +512,8 @@ def _declare(S, R, T, rng, log, decl, forced, ev, n_ev, game, hand, rnd):
             S[GOLD, q] += S[PAID + r, q]
         _note(S, log, L_DIAL, q, d)
         _note(S, log, L_PAY, q, S[PAID, q], S[PAID + 1, q], S[PAID + 2, q], S[PAID + 3, q], S[PAID + 4, q])
+    if R[PARAMS, KRAKEN_TOLL] == 1:
+        _kraken_toll(S, log, n, decl)
     ev32, ev16, ev8 = ev  # the EVENT_BLOCKS: one row per column, one column per declaration
     if n_ev < ev8.shape[1]:
         ev32[0, n_ev], ev16[0, n_ev] = game, hand  # game: numbered within the batch
@@ -521,6 +524,17 @@ def _declare(S, R, T, rng, log, decl, forced, ev, n_ev, game, hand, rnd):
                 ev8[8 + 4 * r + q, n_ev] = S[PAID + r, q] if q < n else 0
             ev16[1 + q, n_ev] = _hand_cards(S, q) if q < n else 0
     return n_ev + 1
+
+
+@rules_leaf
+def _kraken_toll(S, log, n, decl):
+    """OC-VAR-TOLL (house rule, ``kraken_toll``): after the payout the seat holding the kraken pays 1 gold,
+    if it has any, to the declarer (who never holds it, OC-KRAKEN-1)."""
+    for q in range(n):
+        if _holds(S, q, KRAKEN) and S[GOLD, q] > 0:
+            S[GOLD, q] -= 1
+            S[GOLD, decl] += 1
+            _note(S, log, L_TOLL, q, decl)
 
 
 # ---------------------------------------------------------------- one hand, one game

@@ -365,6 +365,11 @@ class Hand:
                                                                   and total == 0))))  # OC-ASM-ZERO-E
             self.g.gold[q] += sum(paid)
             record["paid"].append(paid)
+        if r.kraken_toll:  # OC-VAR-TOLL: the kraken's holder pays the declarer 1 gold, if it has any
+            holder = [q for q in range(self.n) for k in range(self.hpp) if self.at[(HAND, q, k)] == KRAKEN]
+            if holder and self.g.gold[holder[0]] > 0:
+                self.g.gold[holder[0]] -= 1
+                self.g.gold[decl] += 1
         return record
 
     def play(self):

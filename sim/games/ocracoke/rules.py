@@ -87,6 +87,9 @@ class OcracokeRules(BaseModel):
                           json_schema_extra={"rule": "OC-PAY-D"})
     pay_declarer: int = Field(1, ge=0, le=5, description="extra gold for a right voluntary declarer (rule E)",
                               json_schema_extra={"rule": "OC-PAY-E"})
+    kraken_toll: bool = Field(False, description="house rule: after a declaration's payout the kraken's holder "
+                              "pays 1 gold (never below 0) to the declarer; off in the game as printed",
+                              json_schema_extra={"rule": "OC-VAR-TOLL"})
 
     @field_validator("dial_ranges")
     @classmethod
@@ -160,6 +163,7 @@ PARAMS = Layout(  # R[PARAMS]
     ("WIN_GOLD", "win_gold"),  # OC-END-1
     ("D_EACH", "hand_match_per_card"),  # OC-PAY-D with 2 players
     ("N_DIALS", "n_dials"),  # OC-DECL-1
+    ("KRAKEN_TOLL", "kraken_toll"),  # OC-VAR-TOLL
 )
 def _zero_declarer_pay(rules: OcracokeRules) -> int:
     """OC-ASM-ZERO-E: rule E's bonus for a voluntary declarer's right dial 0, or 0 when that reading is off."""

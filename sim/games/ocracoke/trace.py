@@ -77,6 +77,8 @@ def _describe(row: np.ndarray, rules: OcracokeRules, values: np.ndarray) -> str 
     if kind == E.L_PAY:
         parts = [f"{r}+{x}" for r, x in zip("ABCDE", (b, c, d, e, f), strict=True) if x]
         return f"    paid: {' '.join(parts) or 'nothing'}"
+    if kind == E.L_TOLL:
+        return f"  kraken toll: seat {a} pays seat {b} 1 gold"
     if kind == E.L_END:
         winners = [str(q) for q in range(4) if (a >> q) & 1]
         return f"\ngame over after {b} hands: winner seat(s) {', '.join(winners)}"
@@ -96,6 +98,9 @@ def trace(rules: OcracokeRules, policy: np.ndarray, seed: int, index: int) -> Tr
         text = _describe(row, rules, values)
         if int(row[0]) == E.L_PAY:
             gold[row[1]] += row[2:7].sum()
+        if int(row[0]) == E.L_TOLL:
+            gold[row[1]] -= 1
+            gold[row[2]] += 1
         if text is not None:
             lines.append(text)
         if int(row[0]) == E.L_PAY and row[1] == rules.players - 1:
