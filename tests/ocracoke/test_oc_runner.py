@@ -140,3 +140,18 @@ def test_card_split_special_value_and_purple_rule_d_are_assumed_scenario_values(
         with pytest.raises(ScenarioError) as err:
             resolve_scenario(GAME, "base", (f"{key}={value}",), None)
         assert err.value.key.startswith(f"rules.{key}")
+
+
+def test_declarations_by_round_count_every_declaration_once(warm, tmp_path):
+    """OC-ROUND-3 (declaring from round 2 on) and OC-ISLAND-2 (the forced declaration in round 4): the
+    table's counts are the declaration rows by round and kind; random bots reach every round."""
+    result = simulate("ocracoke", n_games=3_000, seed=4, jobs=1, out=tmp_path, progress=False,
+                      policies={"all": "random"})
+    table = result.tables()["declarations by round"]
+    decls = pl.read_parquet(tmp_path / "declarations")
+    expected = decls.group_by("round", "forced").len()
+    got = {(r, k == "forced"): round(v * n) for r, k, v, n in table.select("round", "kind", "value", "n").iter_rows()}
+    assert got == {(r, bool(f)): c for r, f, c in expected.iter_rows()} | {
+        cell: 0 for cell in got if cell not in {(r, bool(f)) for r, f, _ in expected.iter_rows()}}
+    assert set(decls["round"].unique()) <= {2, 3, 4} and (decls.filter(pl.col("forced") == 1)["round"] == 4).all()
+    assert got[(3, False)] > 0 and got[(4, True)] > 0 and table["n"][0] == decls.height

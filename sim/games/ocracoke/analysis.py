@@ -12,7 +12,7 @@ from sim.core import stats
 from sim.core.game import Chunk, Metric
 from sim.core.jit import njit
 from sim.games.ocracoke.policies import BOTS
-from sim.games.ocracoke.rules import OcracokeRules, dial_bounds
+from sim.games.ocracoke.rules import MAX_ROUNDS, OcracokeRules, dial_bounds
 
 RULES = ("A", "B", "C", "D", "E")
 RULE_LABELS = {"A": "A colour", "B": "B range", "C": "C zero", "D": "D hand colour", "E": "E declarer"}
@@ -145,7 +145,16 @@ def tally(rules: OcracokeRules, chunk: Chunk) -> dict[str, np.ndarray]:
         "final_gold": final, "hands_hist": np.bincount(np.minimum(g["hands"], HAND_BINS - 1), minlength=HAND_BINS),
         "bot_wins": bot_wins, "bot_seats": bot_seats, "seat_bot": seat_bot,
         "seat_wins": np.array([int(g[f"win_{q}"].sum()) for q in range(4)], np.int64),
+        "declared_in_round": _declared_in_round(ev["round"], ev["forced"]),
     }
+
+
+def _declared_in_round(rounds: np.ndarray, forced: np.ndarray) -> np.ndarray:
+    """Declarations by round (OC-ROUND-3: from round 2) and kind: [voluntary, forced (OC-ISLAND-2)] x round 0..4."""
+    out = np.zeros((2, MAX_ROUNDS + 1), np.int64)
+    for kind in range(2):
+        out[kind] = np.bincount(rounds[forced == kind], minlength=MAX_ROUNDS + 1)[:MAX_ROUNDS + 1]
+    return out
 
 
 def _with_rates(frame: dict, k, n) -> pl.DataFrame:
@@ -189,6 +198,11 @@ def tables(rules: OcracokeRules, summary) -> dict[str, pl.DataFrame]:
     final = t["final_gold"][:n].sum(axis=0)
     vals = np.flatnonzero(final)
     out["gold at game end (all seats)"] = _with_rates({"gold": vals}, final[vals], n_games * n)
+    by_round = t["declared_in_round"]
+    cells = [(r, kind) for r in range(2, MAX_ROUNDS + 1) for kind in range(2) if kind == 0 or r == MAX_ROUNDS]
+    out["declarations by round"] = _with_rates(
+        {"round": [r for r, _ in cells], "kind": ["forced" if kind else "voluntary" for _, kind in cells]},
+        [by_round[kind, r] for r, kind in cells], [int(by_round.sum())] * len(cells))
     hands = t["hands_hist"]
     hv = np.flatnonzero(hands)
     out["hands per game"] = _with_rates({"hands": hv}, hands[hv], n_games)
