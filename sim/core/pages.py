@@ -35,6 +35,7 @@ BODY_PT = 9.0
 TABLE_PT = 7.0
 CHAR_EM = 0.62  # a DejaVu Sans character's mean width, in ems (wide East Asian characters: 1 em)
 LINE = 1.45  # line height in units of the font size
+KEEP_TOGETHER = 12  # rows of a table that ``blocks_pages`` keeps on one page with its intro
 
 
 def use_fonts() -> None:
@@ -188,6 +189,49 @@ def table_pages(title: str, header: Sequence[str], rows: Sequence[Sequence[str]]
         start += drawn
         if start >= len(rows):
             return pages
+
+
+def blocks_pages(title: str, blocks: Sequence[tuple[Sequence[str], Sequence[str], Sequence[Sequence[str]],
+                                                  Sequence[float]]], size: float = TABLE_PT) -> list[Figure]:
+    """Paragraphs and tables one after another on as few A4 pages as they need: each block is (intro
+    paragraphs, header, rows, widths); a table is split between rows, and a new page starts only when the
+    next paragraph or row does not fit (a table's header is drawn again on the new page)."""
+    pages: list[Figure] = []
+    fig, y = blank(title)
+
+    def turn() -> None:
+        nonlocal fig, y
+        pages.append(fig)
+        fig, y = blank(title + " (continued)")
+
+    step = _line_height(BODY_PT)
+    for k, (intro, header, rows, widths) in enumerate(blocks):
+        lines = sum(len(wrap(line, _chars_across(RIGHT - LEFT, BODY_PT))) if line else 1 for line in intro)
+        if k and rows and len(rows) <= KEEP_TOGETHER:  # a short table starts a page rather than split
+            scratch = plt.figure(figsize=PAGE)
+            fits, _ = draw_table(scratch, y - lines * step - 0.006, header, rows, widths, size)
+            plt.close(scratch)
+            if fits < len(rows):
+                turn()
+        for line in intro:
+            parts = wrap(line, _chars_across(RIGHT - LEFT, BODY_PT)) if line else [""]
+            if y - len(parts) * step < BOTTOM + 0.02:
+                turn()
+            for part in parts:
+                fig.text(LEFT, y, part, fontsize=BODY_PT, va="top")
+                y -= step
+        y -= 0.006
+        start = 0
+        while start < len(rows):
+            if y - 6 * _line_height(size) < BOTTOM + 0.02:  # no room for the header and a row
+                turn()
+            drawn, y = draw_table(fig, y, header, rows[start:], widths, size)
+            start += drawn
+            if start < len(rows):
+                turn()
+        y -= 0.02
+    pages.append(fig)
+    return pages
 
 
 def on_a4(fig: Figure, caption: Sequence[str] = ()) -> Figure:

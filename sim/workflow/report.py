@@ -21,7 +21,16 @@ from pathlib import Path
 
 from sim.core import registry
 from sim.core.game import GameSpec
-from sim.core.pages import on_a4, plot_axes, section_of, table_pages, text_pages, use_fonts, write_pdf
+from sim.core.pages import (
+    blocks_pages,
+    on_a4,
+    plot_axes,
+    section_of,
+    table_pages,
+    text_pages,
+    use_fonts,
+    write_pdf,
+)
 from sim.core.runner import SimResult, simulate
 from sim.core.scenario import list_scenarios
 from sim.workflow.common import active_roles, is_seated, resolve_game, scenario_of, toolkit_version
@@ -363,8 +372,8 @@ def _robust_pages(spec: GameSpec, result: Robustness | None, note: str):
 
 
 def _skill_pages(spec: GameSpec, curve: SkillCurve | None, folder: Path):
-    """The skill curve: its figure, the headline at every level (value [interval], n, the paired change from the
-    level before), the exploitability gaps and one verdict line per headline; a note when not measured."""
+    """The skill curve: its figure, then the headline at every level (value [interval], n, the paired change from
+    the level before), the exploitability gaps and one verdict line per headline; a note when not measured."""
     note = _curve_note(spec, curve, folder)
     if curve is None:
         return text_pages(SKILL_TITLE, [note])
@@ -372,13 +381,11 @@ def _skill_pages(spec: GameSpec, curve: SkillCurve | None, folder: Path):
     rows = [[p.level, p.label, _pct(p.value), f"{p.value.n:,}", "—" if p.change is None else _points(p.change, "pt"),
              "—" if p.change is None else ("yes" if within(p.change, curve.tolerance) else "no")]
             for level in curve.levels for p in curve.points if p.level == level]
-    intro = [note, "", "Verdict per headline (settled: the paired 95 % interval of its change from the level before "
-             f"lies within {tol} points, and stays so at every later level):",
-             *[f"  {v.text(curve.tolerance)}" for v in curve.verdicts]]
-    pages = [on_a4(skill_figure(curve))]
-    pages += table_pages(f"{SKILL_TITLE} (table)", ["level", "headline", "value [95 %]", "n",
-                                                   "change from the level before [95 %, paired]", f"within {tol}"],
-                         rows, [0.15, 0.24, 0.2, 0.07, 0.25, 0.09], intro=intro)
+    blocks = [([note, f"Verdict per headline (settled: the paired 95 % interval of its change from the level "
+                f"before lies within {tol} points, and stays so at every later level):",
+                *[v.text(curve.tolerance) for v in curve.verdicts]],
+               ["level", "headline", "value [95 %]", "n", "change from the level before [95 %, paired]",
+                f"within {tol}"], rows, [0.19, 0.24, 0.19, 0.07, 0.22, 0.09])]
     if curve.gaps:
         roles = list(dict.fromkeys(g.role for g in curve.gaps))
         by_level = {(g.level, g.role): g for g in curve.gaps}
@@ -388,14 +395,13 @@ def _skill_pages(spec: GameSpec, curve: SkillCurve | None, folder: Path):
                      *[_points((g.diff, g.lo, g.hi), "pt") if (g := by_level.get((level, r))) else "—"
                        for r in roles]]
                     for level in curve.levels]
-        pages += table_pages(f"{SKILL_TITLE}: exploitability gaps", ["level", *[f"{unit}{r} searches" for r in roles]],
-                             gap_rows, [0.3] + [0.7 / len(roles)] * len(roles),
-                             intro=[f"Per level and role: that role alone searches at {DEVIATOR}x the level's "
-                                    "budget while the others stay at the level; the gap is its paired win-rate gain "
-                                    f"against the level itself ({curve.n_games:,} games). Strong play has small "
-                                    "gaps; a gap that does not shrink as the level rises says the level is still "
-                                    "exploitable."])
-    return pages
+        blocks.append(([f"Exploitability gaps. Per level and role: that role alone searches at {DEVIATOR}x the "
+                        "level's budget while the others stay at the level; the gap is its paired win-rate gain "
+                        f"against the level itself ({curve.n_games:,} games). Strong play has small gaps; a gap that "
+                        "does not shrink as the level rises says the level is still exploitable."],
+                       ["level", *[f"{unit}{r} searches" for r in roles]], gap_rows,
+                       [0.3] + [0.7 / len(roles)] * len(roles)))
+    return [on_a4(skill_figure(curve))] + blocks_pages(f"{SKILL_TITLE} (tables)", blocks)
 
 
 def game_report(game: str | GameSpec, out: Path, n_games: int = HEADLINE_GAMES, analysis_games: int = ANALYSIS_GAMES,

@@ -55,6 +55,23 @@ def test_table_cells_are_wrapped_to_their_column_and_split_between_rows():
     assert drawn.count("arm") == len(figs)  # the header on every page
 
 
+def test_blocks_follow_one_another_and_a_short_table_is_not_split():
+    """The skill curve's tables: a long table runs on over pages split between rows; the short table after it
+    starts a new page when it would not fit whole below (its intro with it)."""
+    long = [[f"row {i}", "a value [1, 2]"] for i in range(70)]
+    short = [[f"gap {i}", "+1.0 pt [0.1, 2.0]"] for i in range(5)]
+    figs = pages.blocks_pages("Tables", [(["The levels."], ["level", "value"], long, [0.5, 0.5]),
+                                         (["The gaps."], ["level", "gap"], short, [0.5, 0.5])])
+    drawn = [[t.get_text() for t in fig.texts] for fig in figs]
+    rows = [t for page in drawn for t in page if t.startswith("row ")]
+    assert rows == [f"row {i}" for i in range(70)] and len(figs) >= 2
+    holding = [k for k, page in enumerate(drawn) if any(t.startswith("gap ") for t in page)]
+    assert len(holding) == 1 and "The gaps." in drawn[holding[0]]  # all five gap rows and the intro together
+    for fig in figs:
+        _cells_fit(fig)
+        plt.close(fig)
+
+
 def test_every_name_of_the_games_renders_without_a_missing_glyph(monkeypatch):
     """Every card, character, venue and meeting card of The Wonderful Island and every game's title in the
     report's fonts; a missing glyph is a warning at drawing time, made an error here."""

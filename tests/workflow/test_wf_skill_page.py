@@ -63,9 +63,9 @@ def test_the_skill_page_has_the_figure_the_table_the_gaps_and_the_verdicts(curve
         pages = _skill_pages(SEARCHING, curve, tmp_path)
         path = write_pdf(tmp_path / "skill.pdf", "t", "s", [("Skill curve", p) for p in pages])
     text = _text(path)
-    assert len(pages) == 3 and "skill curve" in text
-    for needle in ("Strong play: the skill curve (table)", "search:rollouts=1", "1,000", "within ±1.0",
-                   "seat 0 wins: not settled: last change", "exploitability gaps", "seat 0 searches",
+    assert len(pages) == 2 and "skill curve" in text  # the figure, then the tables on one page
+    for needle in ("Strong play: the skill curve (tables)", "search:rollouts=1", "1,000", "within ±1.0",
+                   "seat 0 wins: not settled: last change", "Exploitability gaps", "seat 0 searches",
                    "deviator: search:rollouts=8"):
         assert needle in text, needle
     point = next(p for p in curve.points if p.level == "search:rollouts=1" and p.metric == "win_1")
@@ -75,7 +75,7 @@ def test_the_skill_page_has_the_figure_the_table_the_gaps_and_the_verdicts(curve
 def test_the_report_reads_the_cached_curve_from_its_skill_folder(curve, tmp_path, monkeypatch):
     write_skill(curve, tmp_path / "skill")
     rep = game_report(SEARCHING, tmp_path, n_games=600, analysis_games=0, ladder_games=0, robust_games=0)
-    assert rep.curve == curve and rep.pages[-3:] == ["Skill curve"] * 3
+    assert rep.curve == curve and rep.pages[-2:] == ["Skill curve"] * 2
     assert any("with every seat searching at rollouts=2" in line for line in rep.verdict)
     text = _text(overview([rep], tmp_path, 1.0))
     assert "Strong play: with every seat searching at rollouts=2" in text and "Strong play: cached" not in text
