@@ -148,7 +148,7 @@ def entry_moves(model, name: str, value: list, rules, valid) -> list[EntryMove]:
                     new = _replaced(value, path, moved) if path else moved
                     if valid(new):
                         moves.append(EntryMove(f"{where}: {label(i)} vs {label(j)}",
-                                               f"{where} {row}: {label(i)} vs {label(j)}", row, direction, new,
+                                               f"{where}: {label(i)} vs {label(j)} (now {row})", row, direction, new,
                                                f"{label(i)} {direction:+d}, {label(j)} {-direction:+d}"))
     return moves
 
@@ -251,28 +251,33 @@ def tornado_figure(tornado: Tornado):
     """Bars of the change in the metric for one step down and one step up, with 95 % error bars."""
     import matplotlib.pyplot as plt
 
-    from sim.core.pages import use_fonts
+    from sim.core.pages import use_fonts, wrap
 
     use_fonts()
 
     rows = tornado.rows
     scale, unit = (100, "percentage points") if tornado.metric.kind == "rate" else (1, "units")
-    fig, ax = plt.subplots(figsize=(8.5, max(3.0, 0.45 * len(rows) + 1.8)))
+    fig, ax = plt.subplots(figsize=(8.5, max(3.0, 0.38 * len(rows) + 1.8)))
     ys = range(len(rows))[::-1]
     labelled: set[str] = set()
     for y, row in zip(ys, rows, strict=True):
-        for move, colour, label in ((row.down, "tab:blue", "one step down"), (row.up, "tab:orange", "one step up")):
+        # the two moves of a rule side by side (down below, up above), each labelled past its error bar
+        for move, colour, label, dy in ((row.down, "tab:blue", "one step down", -0.2),
+                                        (row.up, "tab:orange", "one step up", 0.2)):
             if move is None:
                 continue
             d = move.difference
-            ax.barh(y, scale * d.diff, color=colour, alpha=0.8, label=None if label in labelled else label)
+            ax.barh(y + dy, scale * d.diff, height=0.4, color=colour, alpha=0.8,
+                    label=None if label in labelled else label)
             labelled.add(label)
-            ax.errorbar(scale * d.diff, y, xerr=[[scale * (d.diff - d.lo)], [scale * (d.hi - d.diff)]],
-                        fmt="none", ecolor="black", capsize=3)
-            ax.annotate(move.label, (scale * d.diff, y), fontsize=7,
-                        xytext=(4 if d.diff >= 0 else -4, 6), textcoords="offset points",
+            ax.errorbar(scale * d.diff, y + dy, xerr=[[scale * (d.diff - d.lo)], [scale * (d.hi - d.diff)]],
+                        fmt="none", ecolor="black", capsize=2, linewidth=0.8)
+            end = scale * (d.hi if d.diff >= 0 else d.lo)
+            ax.annotate(move.label.replace("every entry ", "each "), (end, y + dy), fontsize=6, va="center",
+                        xytext=(3 if d.diff >= 0 else -3, 0), textcoords="offset points",
                         ha="left" if d.diff >= 0 else "right")
-    ax.set_yticks(list(ys), [r.describe() for r in rows])
+    ax.set_yticks(list(ys), ["\n".join(wrap(r.describe(), 34)) for r in rows], fontsize=7)
+    ax.margins(x=0.22)  # room for the labels past the longest bars
     ax.axvline(0, color="black", linewidth=0.8)
     ax.set_xlabel(f"change in {tornado.metric.label} ({unit}), 95 % paired interval")
     ax.set_title(f"{tornado.spec.title}: sensitivity of {tornado.metric.label} to one rule step\n"
