@@ -275,7 +275,8 @@ def curve_sentence(spec: GameSpec, curve: SkillCurve) -> str:
     largest = max(moving, key=lambda v: abs(v.change[0]), default=None)
     state = ("every win rate settled" if all(v.settled for v in wins) else "the curve had not settled"
              + (f" (largest last move: {_name(largest.label)} {_points(largest.change)})" if largest else ""))
-    return (f"Strong play: with {who} searching{at}, {figures} (n={curve.n_games:,} each; scripted "
+    stale = "" if curve.sources == sources_digest() else " (played with other compiled sources than today's)"
+    return (f"Strong play{stale}: with {who} searching{at}, {figures} (n={curve.n_games:,} each; scripted "
             f"{before} on the same games); {state}.")
 
 
