@@ -251,15 +251,15 @@ def _play_level(spec: GameSpec, headline: SimResult, curve: SkillCurve | None, f
         lines.append(_curve_note(spec, curve, folder) + (
             " Until it is, these figures hold for scripted play only; 'Does it hold under stronger play?' shows "
             "what one search bot changes." if spec.search is not None else ""))
-    elif brief:
-        lines.append(curve_sentence(spec, curve))
+    elif brief or len(_strong_lines(spec, curve)) > 2:  # three roles or more: one sentence keeps page one short
+        lines += [_curve_note(spec, curve, folder)] * (not brief) + [curve_sentence(spec, curve, stale_note=brief)]
     else:
         lines += [_curve_note(spec, curve, folder), *[f"  {line}" for line in _strong_lines(spec, curve)],
                   "  Every headline at every level: the page 'Strong play: the skill curve'."]
     return lines
 
 
-def curve_sentence(spec: GameSpec, curve: SkillCurve) -> str:
+def curve_sentence(spec: GameSpec, curve: SkillCurve, stale_note: bool = True) -> str:
     """Strong play in one sentence: each win rate at the settled (else the highest) level, beside scripted."""
     scripted = {p.metric: p.value for p in curve.points if p.level == SCRIPTED}
     wins = [v for v in curve.verdicts if v.metric.startswith("win_") and v.metric in scripted]
@@ -275,7 +275,8 @@ def curve_sentence(spec: GameSpec, curve: SkillCurve) -> str:
     largest = max(moving, key=lambda v: abs(v.change[0]), default=None)
     state = ("every win rate settled" if all(v.settled for v in wins) else "the curve had not settled"
              + (f" (largest last move: {_name(largest.label)} {_points(largest.change)})" if largest else ""))
-    stale = "" if curve.sources == sources_digest() else " (played with other compiled sources than today's)"
+    stale = "" if curve.sources == sources_digest() or not stale_note else (
+        " (played with other compiled sources than today's)")
     return (f"Strong play{stale}: with {who} searching{at}, {figures} (n={curve.n_games:,} each; scripted "
             f"{before} on the same games); {state}.")
 
@@ -290,8 +291,11 @@ def _depends_on(tornado: Tornado | None, count: int = 3) -> list[str]:
         return ["Not measured (the sensitivity analysis was skipped)."]
     unit = "points" if tornado.metric.kind == "rate" else "units"
     scale = 100 if tornado.metric.kind == "rate" else 1
+    firsts: dict[str, object] = {}  # each assumption once, at its largest move (a list's entries are rows of their own)
+    for row in tornado.rows:
+        firsts.setdefault(re.split(r"\[| at ", row.param)[0], row)
     return [f"{k}. {row.describe()}: moves {tornado.metric.label} by up to {scale * row.swing:.1f} {unit}"
-            for k, row in enumerate(tornado.rows[:count], 1)]
+            for k, row in enumerate(list(firsts.values())[:count], 1)]
 
 
 def verdict_lines(spec: GameSpec, scen, fair: dict[int | None, Fairness], headline: SimResult,

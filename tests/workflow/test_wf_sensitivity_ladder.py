@@ -159,3 +159,23 @@ def test_lists_that_move_only_entry_by_entry_or_in_pairs_get_a_row_per_entry_or_
     assert (rows["dial_ranges[1]"].down.value, rows["dial_ranges[1]"].up.label) == ([1, 2, 5], "4")
     assert "dial_ranges" not in tornado.skipped and "navy_cards" in tornado.skipped
     assert [r.swing for r in tornado.rows] == sorted((r.swing for r in tornado.rows), reverse=True)
+
+
+def test_page_one_names_each_assumption_once_at_its_largest_move(toy):
+    """The Wonderful Island's three camp_cards pairs would fill page one's top three: an assumption counts once."""
+    from sim.core import stats
+    from sim.workflow.report import _depends_on
+    from sim.workflow.sensitivity import Move, Sensitivity, Tornado
+
+    def row(param, swing, what=""):
+        est = stats.rate(50, 100)
+        d = stats.Difference(est, est, swing, swing - .01, swing + .01, 1e-9)
+        return Sensitivity(param, True, 2, None, Move(3, d, "3"), what)
+
+    rows = [row("camp_cards at 6 players: blue vs politician", .37, "camp_cards at 6 players: blue vs politician"),
+            row("camp_cards at 6 players: blue vs green", .35), row("hand_limit", .07),
+            row("dial_ranges[1]", .05), row("dial_ranges[2]", .04), row("jail_subpoenas", .03)]
+    tornado = Tornado(toy, None, toy.metrics(None)[0], 100, 0, rows, [])
+    lines = _depends_on(tornado)
+    assert [line.split(":")[0] for line in lines] == ["1. camp_cards at 6 players", "2. hand_limit = 2",
+                                                     "3. dial_ranges[1] = 2"]

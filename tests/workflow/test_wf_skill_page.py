@@ -36,18 +36,26 @@ def _text(path) -> str:
 
 
 def test_page_one_states_the_strong_play_figure_beside_the_scripted_one(curve, tmp_path):
-    headline = simulate(SEARCHING, "base", 500, 0, progress=False)
-    lines = " ".join(_play_level(SEARCHING, headline, curve, tmp_path))
+    from sim.workflow.report import _strong_lines
+
     top = next(v for v in curve.verdicts if v.metric == "win_0")
     scripted = next(p for p in curve.points if p.level == SCRIPTED and p.metric == "win_0")
     assert top.level == "search:rollouts=2" and not top.settled  # two search levels cannot settle at ±1 point
     expected = (f"seat 0 wins {100 * top.value.value:.1f} % [{100 * top.value.lo:.1f}, {100 * top.value.hi:.1f}] "
                 f"with every seat searching at rollouts=2 (n=1,000), against {100 * scripted.value.value:.1f} % ")
+    lines = " ".join(_strong_lines(SEARCHING, curve))
     assert expected in lines and "scripted on the same games; the curve had not settled (last change" in lines
-    assert "scripted bots: smart in every seat" in lines and f"sim skill toy-search --out {tmp_path}" in lines
     brief = curve_sentence(SEARCHING, curve)
     assert brief.startswith("Strong play: with every seat searching at rollouts=2, seat 0 wins ")
     assert "(n=1,000 each; scripted " in brief and "the curve had not settled (largest last move: seat" in brief
+    # three seats: page one says it in the one sentence, after where the curve came from
+    headline = simulate(SEARCHING, "base", 500, 0, progress=False)
+    page = _play_level(SEARCHING, headline, curve, tmp_path)
+    assert page[1].startswith(f"Strong play: cached result of `sim skill toy-search --out {tmp_path}`")
+    assert page[2] == brief and "scripted bots: smart in every seat" in page[0]
+    two = _play_level(SEARCHING, headline, dataclasses.replace(curve, verdicts=[
+        v for v in curve.verdicts if v.metric in ("win_0", "win_1")]), tmp_path)
+    assert expected in " ".join(two)  # two sides: a line each
 
 
 def test_without_a_curve_page_one_says_it_was_not_measured_and_gives_the_command(tmp_path):
