@@ -160,6 +160,6 @@ def draw_fairness(ax, fair: dict[int | None, Fairness]) -> None:
     ax.set_ylim(0, None)
     ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
     unit = next(iter(fair.values())).unit
-    ax.set_ylabel(f"win rate of each {unit} (95 % interval)")
-    ax.legend(fontsize=7, ncol=4, loc="upper center", bbox_to_anchor=(0.5, -0.08))
+    ax.set_ylabel(f"win rate of each {unit} (95 % interval)", fontsize=8)
+    ax.legend(fontsize=7, ncol=4, loc="upper center", bbox_to_anchor=(0.5, -0.12))  # below the tick labels
     ax.grid(axis="y", alpha=0.3)
