@@ -13,7 +13,7 @@ from typing import Annotated
 
 import typer
 
-from sim.core.display import console, print_frame, print_metrics
+from sim.core.display import console, example, print_frame, print_metrics
 from sim.core.errors import UserError
 from sim.core.registry import all_games, get_game
 from sim.core.scenario import list_scenarios
@@ -31,13 +31,6 @@ PolicyOpt = Annotated[list[str] | None,
                                    "the search bot takes a budget: 0=search or 0=search:rollouts=64 "
                                    "(options per game: `sim games`)")]
 SeedOpt = Annotated[int, typer.Option("--seed", help="Run seed; game i uses the stream (seed, i)")]
-
-
-def example(*commands: str) -> str:
-    """A command's --help epilog: examples to copy, and where the rule keys and metric names are listed."""
-    lines = [f"Example: {c}" for c in commands]
-    return "\n\n".join([*lines, "Rule keys for --set, with their values and sources: `sim rules GAME`. Metric names "
-                          "(for --metric, --target; win_<role> is each role's win rate): `sim games`."])
 
 
 def parse_policies(items: list[str] | None) -> dict[str, str]:

@@ -58,3 +58,11 @@ def print_frame(frame: pl.DataFrame, title: str) -> None:
                 cells.append(_cell(row[col]))
         table.add_row(*cells)
     console.print(table)
+
+
+def example(*commands: str) -> str:
+    """A command's --help epilog: examples to copy, and where the rule keys and metric names are listed
+    (here, below the games and the workflow, so a game's own commands can use it too)."""
+    lines = [f"Example: {c}" for c in commands]
+    return "\n\n".join([*lines, "Rule keys for --set, with their values and sources: `sim rules GAME`. Metric names "
+                          "(for --metric, --target; win_<role> is each role's win rate): `sim games`."])

@@ -10,7 +10,8 @@ from typing import Annotated
 
 import typer
 
-from sim.cli import GameArg, PlayersOpt, PolicyOpt, ScenarioOpt, SeedOpt, SetOpt, example, parse_policies
+from sim.cli import GameArg, PlayersOpt, PolicyOpt, ScenarioOpt, SeedOpt, SetOpt, parse_policies
+from sim.core.display import example
 from sim.core.errors import UserError
 
 GamesOpt = Annotated[int, typer.Option("--games", "-n", help="Games per arm (or per grid point / probe)")]

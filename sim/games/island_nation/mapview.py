@@ -243,7 +243,7 @@ def draw_frame(board: Board, possible: Iterable[int], artillery: Sequence[int], 
 def register_cli(app) -> None:
     """Add ``sim map island-nation [--map FILE] --out map.png`` to the command line."""
 
-    from sim.cli import example
+    from sim.core.display import example
 
     @app.command("map", epilog=example("sim map island-nation --out out/map.png"))
     def map_command(

@@ -204,7 +204,7 @@ TABLES = {"venues": venue_values, "cards": card_values, "characters": character_
 
 def register_cli(app) -> None:
     """Add ``sim wi-values`` (the paired counterfactual tables) to the command line."""
-    from sim.cli import example
+    from sim.core.display import example
 
     @app.command("wi-values", epilog=example("sim wi-values venues --players 6 --games 5000"))
     def values_command(
