@@ -130,9 +130,10 @@ def test_the_exploitability_gap_is_one_seat_at_four_times_the_budget_paired_agai
 
 
 def test_results_do_not_depend_on_jobs_chunks_or_backend():
-    one = skill(SEARCHING, "bonus", 2000, seed=4, ladder=[1, 2], players=3, jobs=1, chunk_size=700)
-    two = skill(SEARCHING, "bonus", 2000, seed=4, ladder=[1, 2], players=3, jobs=2, chunk_size=2048)
-    dask = skill(SEARCHING, "bonus", 2000, seed=4, ladder=[1, 2], players=3, jobs=2, backend="dask")
+    # 600 games: chunks of 150 on one job, 75 on two; the gaps on the first 400 cut a chunk in both
+    one = skill(SEARCHING, "bonus", 600, seed=4, ladder=[1, 2], players=3, jobs=1, chunk_size=700, gap_games=400)
+    two = skill(SEARCHING, "bonus", 600, seed=4, ladder=[1, 2], players=3, jobs=2, chunk_size=2048, gap_games=400)
+    dask = skill(SEARCHING, "bonus", 600, seed=4, ladder=[1, 2], players=3, jobs=2, backend="dask", gap_games=400)
     for other in (two, dask):
         assert other.points == one.points and other.gaps == one.gaps and other.verdicts == one.verdicts
         assert [c.decisions for c in other.costs] == [c.decisions for c in one.costs]
