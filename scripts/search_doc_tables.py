@@ -6,8 +6,8 @@ Ocracoke move values table from reports/search/ocracoke-action-values.json (run 
 
 from __future__ import annotations
 
+from sim.core import docblocks
 from sim.workflow.robust_doc import DOC, sync
 
 if __name__ == "__main__":
-    changed = sync()
-    print(f"{DOC}: " + (f"rewrote the tables of {', '.join(changed)}" if changed else "tables already match"))
+    docblocks.main(DOC, sync)

@@ -6,8 +6,8 @@
 
 from __future__ import annotations
 
+from sim.core import docblocks
 from sim.games.wonderful_island.doc_tables import DOC, sync
 
 if __name__ == "__main__":
-    changed = sync()
-    print(f"{DOC}: " + (f"rewrote the tables of {', '.join(changed)}" if changed else "tables already match"))
+    docblocks.main(DOC, sync)

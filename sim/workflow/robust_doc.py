@@ -2,10 +2,10 @@
 Ocracoke's move values (``<!-- action-values-table ocracoke -->`` from reports/search/ocracoke-action-values.json,
 written by scripts/oc_action_values.py).
 
-docs/search.md holds one block per game between the markers ``<!-- robust-table GAME -->`` and
-``<!-- /robust-table -->``; ``render(game)`` writes its table from ``reports/robust/GAME-robust.json``
-(every headline rate of every arm: scripted and search values with 95 % intervals, the paired change
-with its interval, p and whether it is beyond noise). ``sync`` rewrites the blocks
+docs/search.md holds one generated block (``sim.core.docblocks``) per game between the markers
+``<!-- robust-table GAME -->`` and ``<!-- /robust-table -->``; ``render(game)`` writes its table from
+``reports/robust/GAME-robust.json`` (every headline rate of every arm: scripted and search values with 95 %
+intervals, the paired change with its interval, p and whether it is beyond noise). ``sync`` rewrites the blocks
 (``scripts/search_doc_tables.py``, to run after ``sim robust`` re-writes the results); the test suite
 checks that they match (tests/workflow/test_search_doc.py), so the doc cannot quote stale figures.
 """
@@ -13,16 +13,16 @@ checks that they match (tests/workflow/test_search_doc.py), so the doc cannot qu
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
+
+from sim.core import docblocks
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "search.md"
 RESULTS = ROOT / "reports" / "robust"
 ACTION_VALUES = ROOT / "reports" / "search" / "ocracoke-action-values.json"
-ACTION_BLOCK = re.compile(r"(<!-- action-values-table ocracoke -->\n)(?P<body>.*?)(<!-- /action-values-table -->)",
-                          re.S)
-BLOCK = re.compile(r"(<!-- robust-table (?P<game>[a-z-]+) -->\n)(?P<body>.*?)(<!-- /robust-table -->)", re.S)
+KIND = "robust-table"  # <!-- robust-table GAME --> ... <!-- /robust-table -->
+ACTION_KIND = "action-values-table"  # <!-- action-values-table ocracoke --> ... <!-- /action-values-table -->
 
 
 def _pct(x: float) -> str:
@@ -75,20 +75,11 @@ def render_action_values(path: Path = ACTION_VALUES) -> str:
     return "\n".join(lines) + "\n"
 
 
-def blocks(text: str) -> dict[str, str]:
-    """The generated blocks of the doc, by game."""
-    return {m["game"]: m["body"] for m in BLOCK.finditer(text)}
-
-
 def sync(doc: Path = DOC, folder: Path = RESULTS) -> list[str]:
-    """Rewrite every block of ``doc`` from the result files; returns the games whose block changed."""
-    text = doc.read_text(encoding="utf-8")
-    changed = [game for game, body in blocks(text).items() if body != render(game, folder)]
-    text = BLOCK.sub(lambda m: m.group(1) + render(m["game"], folder) + m.group(4), text)
-    moves = ACTION_BLOCK.search(text)
+    """Rewrite every block of ``doc`` from the result files (the move values from ``folder``'s sibling search/,
+    when it has them); returns the games whose block changed."""
+    changed = docblocks.sync(doc, KIND, lambda game: render(game, folder))
     values = folder.parent / "search" / ACTION_VALUES.name
-    if moves and values.exists() and moves["body"] != render_action_values(values):
+    if values.exists() and docblocks.sync(doc, ACTION_KIND, lambda _ocracoke: render_action_values(values)):
         changed.append("ocracoke move values")
-        text = ACTION_BLOCK.sub(lambda m: m.group(1) + render_action_values(values) + m.group(3), text)
-    doc.write_text(text, encoding="utf-8")
     return changed

@@ -2,26 +2,28 @@
 
 ``sim wi-values venues ... --out reports/wi-values`` writes ``reports/wi-values/venues.json`` (the run's players,
 games, seed, scenario and date, and every row of the table with its intervals and n). The doc holds the table
-between the markers ``<!-- wi-values-table NAME -->`` and ``<!-- /wi-values-table -->``; ``render(name)`` writes it
-from the file, ``sync`` rewrites the blocks (``scripts/wi_doc_tables.py``, to run after a new ``--out``), and
-tests/wonderful_island/test_wi_doc_tables.py checks that they match, so the doc cannot quote stale figures.
+in a generated block (``sim.core.docblocks``) between the markers ``<!-- wi-values-table NAME -->`` and
+``<!-- /wi-values-table -->``; ``render(name)`` writes it from the file, ``sync`` rewrites the blocks
+(``scripts/wi_doc_tables.py``, to run after a new ``--out``), and tests/wonderful_island/test_wi_doc_tables.py
+checks that they match, so the doc cannot quote stale figures.
 """
 
 from __future__ import annotations
 
 import json
 import math
-import re
 from datetime import UTC, datetime
 from pathlib import Path
 
 import polars as pl
 
+from sim.core import docblocks
+
 ROOT = Path(__file__).resolve().parents[3]
 DOC = ROOT / "docs" / "wonderful-island-balance.md"
 RESULTS = ROOT / "reports" / "wi-values"
 MIN_WHEN = 20  # fewer decisions where the bot chose a venue: no interval is quoted (a t interval of 0/1 differences)
-BLOCK = re.compile(r"(<!-- wi-values-table (?P<name>[a-z]+) -->\n)(?P<body>.*?)(<!-- /wi-values-table -->)", re.S)
+KIND = "wi-values-table"  # the doc's markers: <!-- wi-values-table NAME --> ... <!-- /wi-values-table -->
 
 
 def save(folder: Path, name: str, frame: pl.DataFrame, players: int, games: int, seed: int, scenario: str) -> Path:
@@ -64,17 +66,10 @@ RENDER = {"venues": render_venues}
 
 
 def render(name: str, folder: Path = RESULTS) -> str:
+    """The block of table ``name``, from ``folder/NAME.json``."""
     return RENDER[name](json.loads((folder / f"{name}.json").read_text(encoding="utf-8")))
-
-
-def blocks(text: str) -> dict[str, str]:
-    """The generated blocks of the doc, by table name."""
-    return {m["name"]: m["body"] for m in BLOCK.finditer(text)}
 
 
 def sync(doc: Path = DOC, folder: Path = RESULTS) -> list[str]:
     """Rewrite every block of ``doc`` from the result files; returns the tables whose block changed."""
-    text = doc.read_text(encoding="utf-8")
-    changed = [name for name, body in blocks(text).items() if body != render(name, folder)]
-    doc.write_text(BLOCK.sub(lambda m: m.group(1) + render(m["name"], folder) + m.group(4), text), encoding="utf-8")
-    return changed
+    return docblocks.sync(doc, KIND, lambda name: render(name, folder))
