@@ -77,7 +77,9 @@ SHIFT = SUM_LIMIT
 N_SUMS = 2 * SUM_LIMIT + 1
 N_M = N_SHIP_MAX + 1
 NAIVE_DECLARE_AT = 1.5  # naive declares once its best dial is worth this much gold as declarer
-COUNTER_WAITS_BELOW = 1.0  # with 4 players counter waits while its best dial is worth less than this as declarer
+# with 4 players counter waits while its best dial is worth less than this as declarer (rounds 2 and 3)
+COUNTER_WAITS_BELOW = 1.0  # before two island cards are face up (round 2), with a ship slot it does not know
+COUNTER_WAITS_LATE_BELOW = 1.5  # once two or more are face up (round 3, OC-ISLAND-1), whatever it knows
 TOLERANCE = 1e-6  # expected-gold comparisons treat values this close as equal (float32 tables)
 # the bots' ``values`` (with_subset_sums): the 11 card values, then subset sums of navy and pirate cards
 NAVY_SUMS, PIRATE_SUMS, VALUES_LEN = 16, 32, 48
@@ -90,6 +92,7 @@ N_COLUMNS = 5
 POSITIVE = 1  # a positive sum at least as likely as a negative one (T[SIGN] > 0)
 NAIVE_DECLARES = 1 << 4  # the best dial is worth NAIVE_DECLARE_AT to a declarer
 COUNTER_WAITS = 1 << 1  # the best dial is worth less than COUNTER_WAITS_BELOW to a declarer
+COUNTER_WAITS_LATE = 1 << 2  # the best dial is worth less than COUNTER_WAITS_LATE_BELOW to a declarer
 DIAL_BITS = 8  # bits 8 + 4 * declarer .. : the best dial (at most 9 dials)
 
 # info[] layout (see the module docstring)
@@ -189,6 +192,8 @@ def decision_table(T, values):
                     bits |= NAIVE_DECLARES
                 if t[BEST + 1] < COUNTER_WAITS_BELOW - TOLERANCE:
                     bits |= COUNTER_WAITS
+                if t[BEST + 1] < COUNTER_WAITS_LATE_BELOW - TOLERANCE:
+                    bits |= COUNTER_WAITS_LATE
                 for declarer in range(2):
                     bits |= np.int64(t[BEST_DIAL + declarer]) << (DIAL_BITS + 4 * declarer)
                 D[i, m, j] = bits
@@ -360,11 +365,15 @@ def _naive_turn(info, values, T, choice):
 
 @rules_leaf
 def _counter_waits(info, values, T):
-    """With 4 players (one hand card each, four ship slots), at least two ship slots it does not know
-    and its best dial worth less than COUNTER_WAITS_BELOW as declarer: waiting pays (docs/search.md,
-    "Waiting")."""
-    return (info[N_SHIP] == 4 and info[HAND_CARDS] == 1 and _unknown_ship_slots(info) >= 2
-            and decisions(info, values, T) & COUNTER_WAITS)
+    """With 4 players (one hand card each, four ship slots) waiting pays (docs/search.md, "Waiting") while
+    its best dial is worth less than COUNTER_WAITS_BELOW as declarer and a ship slot is unknown to it; once
+    two island cards or more are face up (round 3 on, OC-ISLAND-1: all four seats waited in round 2) while
+    it is worth less than COUNTER_WAITS_LATE_BELOW, whatever it knows."""
+    if info[N_SHIP] != 4 or info[HAND_CARDS] != 1:
+        return False
+    if popcount(info[ISLAND_UP]) >= 2:
+        return (decisions(info, values, T) & COUNTER_WAITS_LATE) != 0
+    return _unknown_ship_slots(info) >= 1 and (decisions(info, values, T) & COUNTER_WAITS) != 0
 
 
 @rules_leaf

@@ -24,6 +24,7 @@ HAND = "hand"
 LIMIT = 24  # largest possible |sum|
 NAIVE_DECLARE_AT = 1.5
 COUNTER_WAITS_BELOW = 1.0
+COUNTER_WAITS_LATE_BELOW = 1.5
 TOLERANCE = 1e-6
 
 
@@ -225,9 +226,14 @@ class Hand:
         return self.counter_turn(p, view, may_declare, action_a, action_b, swaps=bot != "noswap")
 
     def counter_waits(self, view):
-        """4 players, two ship slots or more unknown, best dial worth less than COUNTER_WAITS_BELOW as declarer."""
-        return (self.n == 4 and len(self.unknown_slots(view)) >= 2
-                and self.g.ev.best(*self.posterior(view), 1)[0] < COUNTER_WAITS_BELOW - TOLERANCE)
+        """4 players: best dial worth less than COUNTER_WAITS_BELOW as declarer with a ship slot unknown; once
+        two island cards or more are face up (round 3 on, OC-ISLAND-1) less than COUNTER_WAITS_LATE_BELOW."""
+        if self.n != 4:
+            return False
+        best = self.g.ev.best(*self.posterior(view), 1)[0]
+        if len(self.island_up) >= 2:
+            return best < COUNTER_WAITS_LATE_BELOW - TOLERANCE
+        return len(self.unknown_slots(view)) >= 1 and best < COUNTER_WAITS_BELOW - TOLERANCE
 
     def counter_turn(self, p, view, may_declare, action_a, action_b, swaps=True):
         """Declare when allowed unless waiting pays (then look with action card A); else with peek and spy
