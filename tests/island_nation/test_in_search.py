@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from in_helpers import make_state, words
 
-from sim.core.rng import seed_stream
+from sim.core.rng import next_u64, seed_stream
 from sim.core.runner import simulate
 from sim.core.scenario import load_scenario
 from sim.games.island_nation import GAME
@@ -15,8 +15,11 @@ from sim.games.island_nation.batch import play_rows
 from sim.games.island_nation.board import board_for
 from sim.games.island_nation.policies import HUNTER
 from sim.games.island_nation.search import (
+    ROLLOUT,
     SCRIPTED,
     STOP,
+    WORLD_KEY,
+    _spot,
     _state,
     artillery_search,
     frogman_search,
@@ -81,6 +84,10 @@ def test_the_search_plays_the_engines_order_of_play_not_a_copy():
                      "artillery_acts"):
             assert getattr(family, name).py_func.__code__ is getattr(engine, name).py_func.__code__
     assert search.SEARCHED.play_game.py_func.__code__ is engine.play_game.py_func.__code__
+    for name in ("play_rounds", "artillery_turns"):
+        assert getattr(search.ROLLOUT, name).py_func.__code__ is getattr(engine, name).py_func.__code__
+    assert search.ROLLOUT.play_rounds.py_func.__globals__["frogman_turn"] is search._keyed_frogman_turn
+    assert search.ROLLOUT.artillery_turns.py_func.__globals__["artillery_turn"] is search._keyed_artillery_turn
     assert search.SEARCHED.play_rounds.py_func.__globals__["frogman_decides"] is search._frogman_decides
     assert search.SCRIPTED.play_rounds.py_func.__globals__["frogman_decides"] is engine.frogman_decides
 
@@ -106,6 +113,53 @@ def test_rollouts_scripted_rounds_play_the_engines_games():
     columns = ["winner", "end_reason", "end_round", "frogman_hp", *(f"set_r{r}" for r in range(1, 11))]
     assert np.array(rows).tolist() == np.stack([games[c] for c in columns], axis=1).tolist()
     assert cx.density[:T.n].tolist() == points["density"].tolist()
+
+
+def _rollout_games(T, P, cx, keys, skips):
+    """Games played from the setup by the rollouts' rounds (``search.ROLLOUT``), world key ``keys[i]``,
+    the stream first advanced by ``skips[i]`` draws (as if earlier turns had drawn more or less)."""
+    st, _ = _state()
+    quiet = np.zeros((0, 6), dtype=np.int64)
+    rows = []
+    for i, (key, skip) in enumerate(zip(keys, skips, strict=True)):
+        seed_stream(st.rng, np.int64(11), np.int64(i % 40))
+        SCRIPTED.setup(T, P, st, cx.bots, st.rng, quiet)
+        for _ in range(skip):
+            next_u64(st.rng)
+        cx.rollout_bots[WORLD_KEY] = key
+        ROLLOUT.play_rounds(T, P, st, cx.rollout_bots, st.rng, quiet, cx.density, np.int64(1))
+        rows.append([st.g[WINNER], st.g[REASON], st.g[END_ROUND], st.g[FHP], *st.sizes[:10]])
+    return rows
+
+
+def test_rollout_turns_draw_from_the_worlds_stream_of_their_round_and_seat():
+    """Common random numbers (search.ROLLOUT): each turn after a candidate's draws from a stream fixed by
+    (world, round, seat), so how much earlier turns drew changes nothing; another world key does."""
+    rules = base_rules()
+    T, P = tables_for(board_for(rules), rules.shot_range), params_for(rules)
+    cx = search_context(GAME.policy_array(rules, {"frogman": "ghost", "artillery": "hunter"}), seed=11)
+    keys = [1000 + i % 40 for i in range(80)]
+    same = _rollout_games(T, P, cx, keys, [0] * 40 + [7] * 40)
+    assert same[:40] == same[40:]
+    other = _rollout_games(T, P, cx, [k + 1 for k in keys[:40]], [0] * 40)
+    assert other != same[:40]
+
+
+@pytest.mark.parametrize("size", [1, 5, 17, 64, 130])
+@pytest.mark.parametrize("worlds", [1, 6, 32, 128])
+def test_artillery_worlds_spread_the_frogman_evenly_over_the_public_set(size, worlds):
+    """IN-BELIEF-1..7: the artillery's worlds put the frogman on points of the public set by systematic
+    sampling: every point in range, each point in ``worlds / size`` worlds up to one, and over the
+    uniform offset each point equally likely (each world's share 1/size on average)."""
+    for v in (0.0, 0.37, 0.999999):
+        spots = [_spot(v, j, worlds, size) for j in range(worlds)]
+        assert all(0 <= s < size for s in spots)
+        counts = np.bincount(spots, minlength=size)
+        assert counts.max() - counts.min() <= 1
+        assert counts.sum() == worlds
+    offsets = np.linspace(0, 1, 2000, endpoint=False)
+    share = np.bincount([_spot(v, j, worlds, size) for v in offsets for j in range(worlds)], minlength=size)
+    assert np.allclose(share / (2000 * worlds), 1 / size, atol=1 / 2000 + 1e-9)
 
 
 def test_search_runs_add_a_search_decisions_column():

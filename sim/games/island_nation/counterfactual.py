@@ -30,7 +30,7 @@ import numpy as np
 
 from sim.core.jit import njit
 from sim.core.rng import seed_stream
-from sim.games.island_nation.search import SCRIPTED, _copy, _play_on, _state, search_context
+from sim.games.island_nation.search import SCRIPTED, _copy, _state, search_context
 from sim.games.island_nation.state import FROGMAN, JIT, MINE_AT, MINES_LEFT, OVER, ROUND, WINNER
 
 DEFAULT, MINE_NOW, MINE_LATER = -1, -2, -3  # an alternative >= 0 drops that card kind from the hand
@@ -50,6 +50,16 @@ def _play_until(T, P, st, cx, quiet, last):
         if st.g[OVER] == 1:
             return
     st.g[ROUND] = last
+
+
+@njit(**JIT)
+def _play_on(T, P, st, cx, quiet):
+    """The rest of the game from the artillery's turns of this round, the default bots on the game's own
+    stream (not the search's rollouts, whose turns draw from keyed streams): the default arm is the
+    engine's game."""
+    SCRIPTED.artillery_turns(T, P, st, cx.rollout_bots, st.rng, quiet, cx.density, np.int64(0))
+    if st.g[OVER] == 0:
+        SCRIPTED.play_rounds(T, P, st, cx.rollout_bots, st.rng, quiet, cx.density, st.g[ROUND] + 1)
 
 
 @njit(**JIT)
@@ -94,7 +104,7 @@ def _play_from(T, P, st, cx, quiet, alt):
     _forced_turn(T, P, st, cx, quiet, alt)
     placed = st.g[MINES_LEFT] < mines
     if st.g[OVER] == 0:
-        _play_on(T, P, st, cx, quiet, np.int64(0))
+        _play_on(T, P, st, cx, quiet)
     return st.g[WINNER] == FROGMAN, placed
 
 

@@ -5,8 +5,11 @@ artillery's action, IN-TURN-2/3) every candidate action is tried in ``rollouts``
 game finished by the strongest scripted bots (frogman ``ghost``, artillery ``hunter``; the engine's
 own turns), and the candidate that wins most rollouts for the seat's side is taken: the scripted
 bot's own choice unless another candidate wins strictly more. Worlds are shared by the candidates
-(world j and its rollout stream are the same for each: a paired comparison). Everything else a
-searching seat decides (items, abilities, the frogman's shot, draws and mine) is the scripted bot's.
+(world j and its rollout stream are the same for each: a paired comparison), and so are the bots'
+random choices in every later turn of a rollout: each turn draws from a stream fixed by (world, round,
+seat) (``ROLLOUT``), not from whatever the turns before it drew, so two candidates' rollouts stay
+paired after their first moves differ (common random numbers). Everything else a searching seat
+decides (items, abilities, the frogman's shot, draws and mine) is the scripted bot's.
 
 Candidates: the frogman's legal steps (onto a point without artillery, IN-MOVE-4) and, once a point
 is spent, stopping; an artillery's legal moves, a draw (IN-CARD-1), ending once a point is spent
@@ -18,8 +21,8 @@ set on one's own point (IN-CATCH-1) win at once and are taken without rollouts.
 A world holds only what the seat may know; what it cannot see is drawn again from public facts in
 a fixed order (so two states differing only in hidden things give the same decision):
 
-* artillery: the frogman's point uniformly from the public set (IN-BELIEF-1..7, the set the hunter
-  reads); a mine still on the board (its placing is announced, its point secret: IN-MINE-1/2) on a
+* artillery: the frogman's point from the public set (IN-BELIEF-1..7, the set the hunter reads), each
+  point equally likely, the worlds spread evenly over the set (systematic sampling, ``_spot``); a mine still on the board (its placing is announced, its point secret: IN-MINE-1/2) on a
   point of the public sets of the turn it was placed, a superset of that turn's path; the frogman's
   items (IN-CARD-2) from the unseen cards;
 * frogman: the artillery's items from the unseen cards, and the abilities not yet used from those
@@ -40,7 +43,7 @@ import numpy as np
 
 from sim.core.bits import lowest_bit, popcount
 from sim.core.jit import njit, recompiled
-from sim.core.rng import _mix64, below, next_u64, seed_stream
+from sim.core.rng import _mix64, below, next_u64, seed_stream, uniform
 from sim.games.island_nation import engine
 from sim.games.island_nation.engine import EV_SEARCH, _log, _shuffle, write_row
 from sim.games.island_nation.policies import (
@@ -87,6 +90,7 @@ from sim.games.island_nation.state import (
     set_size,
 )
 
+WORLD_KEY = 2  # cx.rollout_bots[WORLD_KEY]: the key of the world a rollout plays (``ROLLOUT``)
 STOP = 6  # the frogman's candidate "stop walking" (its steps are directions 0..5)
 CHOSEN = 64  # added to the code of the candidate taken, in the trace's EV_SEARCH rows
 MAX_CANDIDATES = 16
@@ -96,7 +100,7 @@ Context = np.dtype([
     ("srng", np.uint64, (4,)), ("mine_zone", np.uint64, (2,)),
     ("seed", np.int64), ("index", np.int64), ("n_search", np.int64),
     ("searching", np.int64, (2,)), ("rollouts", np.int64, (2,)), ("bots", np.int64, (2,)),
-    ("rollout_bots", np.int64, (2,)), ("decisions", np.int64, (MAX_ART + 1,)),
+    ("rollout_bots", np.int64, (3,)), ("decisions", np.int64, (MAX_ART + 1,)),
     ("ability_of", np.int64, (MAX_ART,)), ("shown", np.int64, (MAX_ART,)),
     ("codes", np.int64, (MAX_CANDIDATES,)), ("wins", np.int64, (MAX_CANDIDATES,)),
     ("unseen", np.int64, (MAX_CARD_TYPES,)), ("pool", np.int64, (MAX_DECK,)), ("owed", np.int64, (MAX_ART + 1,)),
@@ -209,17 +213,27 @@ def _deal_abilities(P, rs, cx, rng):
 
 
 @njit(**JIT)
-def sample_world(P, rs, cx, side, rng):
-    """Redraw in the copy ``rs`` what a seat of ``side`` cannot see (the module's docstring)."""
+def sample_world(P, rs, cx, side, rng, spot):
+    """Redraw in the copy ``rs`` what a seat of ``side`` cannot see (the module's docstring); an
+    artillery's world puts the frogman on the ``spot``-th point of the public set (``_spot``)."""
     if side == ARTILLERY:
         _deal_unseen(P, rs, cx, rng, np.int64(0), np.int64(0))
-        rs.g[FPOS] = _any_point(rng, rs.bel[0], rs.bel[1])
+        rs.g[FPOS] = _nth_point(rs.bel[0], rs.bel[1], spot)
         if rs.g[MINE_AT] >= 0:
             rs.g[MINE_AT] = _any_point(rng, cx.mine_zone[0], cx.mine_zone[1])
     else:
         _deal_unseen(P, rs, cx, rng, np.int64(1), P.n_art)
         if P.n_abilities > 0:
             _deal_abilities(P, rs, cx, rng)
+
+
+@njit(**JIT)
+def _spot(v, world, worlds, size):
+    """Which point of a public set of ``size`` points world ``world`` of ``worlds`` puts the frogman
+    on: systematic sampling, ``worlds`` points evenly spaced through the set from the uniform offset
+    ``v`` (each point's expected share of the worlds is 1/size, as under uniform draws, but a shot's
+    line or a catch's point gets its exact share of worlds up to one: IN-BELIEF-1..7, IN-SHOOT-3)."""
+    return min(np.int64((v + world) * size / worlds), size - 1)
 
 
 @njit(**JIT)
@@ -267,11 +281,32 @@ rollouts, and the analyses that replay the default bots' games (counterfactual.p
 
 
 @njit(**JIT)
+def _keyed_frogman_turn(T, P, st, seats, rng, log):
+    """A rollout's frogman turn, its stream fixed by (world, round, seat) (``ROLLOUT``)."""
+    seed_stream(rng, np.uint64(seats[WORLD_KEY]), st.g[ROUND] * (MAX_ART + 1))
+    SCRIPTED.frogman_turn(T, P, st, seats, rng, log)
+
+
+@njit(**JIT)
+def _keyed_artillery_turn(T, P, st, seats, k, rng, log):
+    """A rollout's turn of artillery k, its stream fixed by (world, round, seat) (``ROLLOUT``)."""
+    seed_stream(rng, np.uint64(seats[WORLD_KEY]), st.g[ROUND] * (MAX_ART + 1) + k + 1)
+    SCRIPTED.artillery_turn(T, P, st, seats, k, rng, log)
+
+
+ROLLOUT = recompiled(engine, ("play_rounds", "artillery_turns"), JIT, "rollout", frogman_turn=_keyed_frogman_turn,
+                     artillery_turn=_keyed_artillery_turn)
+"""The rounds after a candidate's turn, as the rollouts play them: each later turn draws from a stream
+fixed by (world, round, seat), not from what earlier turns drew, so the candidates' rollouts of a world
+share the bots' random choices turn by turn (common random numbers) even after their first moves differ."""
+
+
+@njit(**JIT)
 def _play_on(T, P, rs, cx, quiet, first):
-    """The rest of the game from artillery ``first``'s turn of this round, scripted."""
-    SCRIPTED.artillery_turns(T, P, rs, cx.rollout_bots, rs.rng, quiet, cx.density, first)
+    """The rest of the game from artillery ``first``'s turn of this round, scripted (``ROLLOUT``)."""
+    ROLLOUT.artillery_turns(T, P, rs, cx.rollout_bots, rs.rng, quiet, cx.density, first)
     if rs.g[OVER] == 0:
-        SCRIPTED.play_rounds(T, P, rs, cx.rollout_bots, rs.rng, quiet, cx.density, rs.g[ROUND] + 1)
+        ROLLOUT.play_rounds(T, P, rs, cx.rollout_bots, rs.rng, quiet, cx.density, rs.g[ROUND] + 1)
 
 
 @njit(**JIT)
@@ -362,10 +397,11 @@ def frogman_search(T, P, st, rs, st_b, rs_b, cx, quiet, log, start, hidden, ap, 
     cx.wins[:n] = 0
     for _ in range(rollouts):
         world = next_u64(cx.srng)
+        cx.rollout_bots[WORLD_KEY] = np.int64(world >> np.uint64(1))
         for c in range(n):
             _copy(rs_b, st_b)
             seed_stream(rs.rng, world, 0)
-            sample_world(P, rs, cx, np.int64(FROGMAN), rs.rng)
+            sample_world(P, rs, cx, np.int64(FROGMAN), rs.rng, np.int64(0))
             _frogman_rollout(T, P, rs, cx, quiet, cx.codes[c], start, hidden, ap, spent, shots, draws, n_path, m0, m1)
             cx.wins[c] += rs.g[WINNER] == FROGMAN
     code = _choose(st, cx, log, np.int64(0), n, STOP if own < 0 else own, rollouts)
@@ -416,12 +452,16 @@ def artillery_search(T, P, st, rs, st_b, rs_b, cx, quiet, log, k, ap, spent, sho
     action, d = artillery_action(cx.rollout_bots[1], T, P, k, rs, rs.rng, spent, ap, shot, can_draw)
     rollouts = cx.rollouts[1]
     cx.wins[:n] = 0
-    for _ in range(rollouts):
+    v = uniform(cx.srng)
+    size = set_size(st.bel[0], st.bel[1])
+    for j in range(rollouts):
         world = next_u64(cx.srng)
+        cx.rollout_bots[WORLD_KEY] = np.int64(world >> np.uint64(1))
+        spot = _spot(v, j, rollouts, size)
         for c in range(n):
             _copy(rs_b, st_b)
             seed_stream(rs.rng, world, 0)
-            sample_world(P, rs, cx, np.int64(ARTILLERY), rs.rng)
+            sample_world(P, rs, cx, np.int64(ARTILLERY), rs.rng, spot)
             _artillery_rollout(T, P, rs, cx, quiet, k, cx.codes[c], ap, spent, shot)
             cx.wins[c] += rs.g[WINNER] == ARTILLERY
     code = _choose(st, cx, log, k + 1, n, action * 8 + (0 if action == END else d), rollouts)
