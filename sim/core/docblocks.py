@@ -8,8 +8,8 @@ own::
     ...its body, written by a renderer from a result file...
     <!-- /KIND -->
 
-``find`` reads the blocks of one kind, ``replace`` puts a new body into one block, ``sync`` rewrites every block
-of a kind in a doc from its renderer, and ``check`` (what the tests call) says whether a doc has exactly the
+``find`` reads the blocks of one kind, ``sync`` rewrites every block of a kind in a doc from its renderer, and
+``check`` (what the tests call) says whether a doc has exactly the
 blocks expected and each one matches its renderer. A marker without its partner, a block begun inside another
 of its kind, two blocks of one name, or a block that is asked for and missing raise ``BlockError``, which names
 the file, the block and the line.
@@ -86,14 +86,6 @@ def find(text: str, kind: str, source: str = "<doc>") -> dict[str, str]:
     """The bodies of the blocks of ``kind`` in ``text``, by name, in the order of the doc (``source`` names the
     doc in errors)."""
     return {b.name: b.body for b in _blocks(text, kind, source)}
-
-
-def replace(text: str, kind: str, name: str, body: str, source: str = "<doc>") -> str:
-    """``text`` with the body of block ``kind name`` set to ``body``; BlockError if the doc has no such block."""
-    block = next((b for b in _blocks(text, kind, source) if b.name == name), None)
-    if block is None:
-        raise BlockError(f"{source}: no block {kind} {name}; expected <!-- {kind} {name} --> ... <!-- /{kind} -->")
-    return text[:block.start] + body + text[block.end:]
 
 
 def sync(doc: Path, kind: str, render: Render) -> list[str]:
