@@ -45,13 +45,12 @@ from sim.workflow.robust import (
     robust,
     robust_figure,
     robust_summary,
-    sources_digest,
     speed_line,
     table_rows,
 )
 from sim.workflow.sensitivity import Tornado, sensitivity, tornado_figure
 from sim.workflow.skill import DEFAULT_OUT as DEFAULT_SKILL
-from sim.workflow.skill import DEVIATOR, SCRIPTED, SkillCurve, load_curve, skill_figure, within
+from sim.workflow.skill import DEVIATOR, SCRIPTED, SkillCurve, fresh, load_curve, skill_figure, within
 
 HEADLINE_GAMES = 50_000  # Wilson half-width at p = 0.5: 1.96 * sqrt(0.25 / 50000) = 0.44 points
 ANALYSIS_GAMES = 20_000
@@ -230,8 +229,8 @@ def _curve_note(spec: GameSpec, curve: SkillCurve | None, folder: Path) -> str:
     if curve is None:
         return (f"Strong play has not been measured for this scenario: `{command}` plays search at rising budgets "
                 "until the headlines stop moving, and the report then shows its result.")
-    stale = "" if curve.sources == sources_digest() else (
-        " It was played with other compiled sources than today's: run it again to refresh.")
+    stale = "" if fresh(curve, spec) else (
+        " It was played with other compiled sources or other rules than today's: run it again to refresh.")
     state = "settled" if curve.settled else f"not settled ({curve.stopped})"
     return (f"Strong play: cached result of `{command}` from {curve.date}: {curve.n_games:,} games per level, the "
             f"same games at every level, seed {curve.seed}; levels scripted, then "
@@ -275,8 +274,8 @@ def curve_sentence(spec: GameSpec, curve: SkillCurve, stale_note: bool = True) -
     largest = max(moving, key=lambda v: abs(v.change[0]), default=None)
     state = ("every win rate settled" if all(v.settled for v in wins) else "the curve had not settled"
              + (f" (largest last move: {_name(largest.label)} {_points(largest.change)})" if largest else ""))
-    stale = "" if curve.sources == sources_digest() or not stale_note else (
-        " (played with other compiled sources than today's)")
+    stale = "" if not stale_note or fresh(curve, spec) else (
+        " (played with other compiled sources or other rules than today's)")
     return (f"Strong play{stale}: with {who} searching{at}, {figures} (n={curve.n_games:,} each; scripted "
             f"{before} on the same games); {state}.")
 
@@ -454,7 +453,7 @@ def game_report(game: str | GameSpec, out: Path, n_games: int = HEADLINE_GAMES, 
     step("the verdict: fairness at every player count")
     fair = _fairness_by_players(spec, scen, n_games, seed, jobs)
     skill_dir = out / "skill"
-    curve = load_curve(spec.name, scen.name, folder=skill_dir, fresh_only=False) if spec.search else None
+    curve = load_curve(spec, scen.name, folder=skill_dir, fresh_only=False) if spec.search else None
     verdict = verdict_lines(spec, scen, fair, headline, tornado, strong, n_games, curve, skill_dir)
     brief = verdict_lines(spec, scen, fair, headline, tornado, strong, n_games, curve, skill_dir, brief=True)
     counts = {"headline metrics and the game's plots": f"{n_games:,} games",

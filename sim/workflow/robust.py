@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import hashlib
 import itertools
 import json
 import math
@@ -144,6 +145,7 @@ class Robustness:
     date: str
     sums: dict[str, ArmSums] | None = field(default=None, repr=False)  # raw sums (not kept in JSON)
     favours: dict[str, list[str]] = field(default_factory=dict)  # metric -> roles it favours (Metric.favours)
+    rules: str = ""  # digest of the rules the result was played with (``rules_digest``)
 
     def frame(self) -> pl.DataFrame:
         return pl.DataFrame([{"arm": c.arm, "metric": c.metric, "label": c.label, "kind": c.kind,
@@ -173,6 +175,13 @@ def sources_digest() -> str:
     from sim.core.sources import results_digest
 
     return results_digest(Path(sim.__file__).resolve().parent)
+
+
+def rules_digest(rules: BaseModel) -> str:
+    """16 hex digits of SHA-256 over the rules a result was played with (the scenario file, ``--set`` and
+    ``--players`` resolved): a cached result is fresh only while its scenario still reads the same, so a
+    designer who edits a scenario file sees the old result marked stale, not passed off as the new rules'."""
+    return hashlib.sha256(rules.model_dump_json().encode()).hexdigest()[:16]
 
 
 # ------------------------------------------------------------------------------------------ arms
@@ -469,7 +478,7 @@ def robust(game: str | GameSpec, scenario: str | Path | Scenario = "base", n_gam
         elapsed, len(searching) * n_games / cpu if cpu > 0 else None,
         decisions / cpu if cpu > 0 and decisions else None, sources_digest(),
         dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"), dict(zip([a.name for a in arms], totals, strict=True)),
-        metric_favours(metrics))
+        metric_favours(metrics), rules_digest(rules))
 
 
 def metric_favours(metrics: list[Metric]) -> dict[str, list[str]]:
@@ -688,9 +697,11 @@ def read_result(path: Path, parse):
 
 
 def cached(out: Path, spec: GameSpec, scenario: str, players: int | None) -> Robustness | None:
-    """A result ``sim robust --out`` wrote for this game and scenario, if the compiled code is unchanged."""
+    """A result ``sim robust --out`` wrote for this game and scenario, if the compiled code and the scenario's
+    rules are unchanged."""
     result = read_result(out / f"{spec.name}-robust.json", Robustness.from_json)
-    if result is None:
+    if result is None or result.scenario != scenario or result.players != players:
         return None
-    fresh = result.sources == sources_digest() and result.scenario == scenario and result.players == players
+    fresh = result.sources == sources_digest() and result.rules == rules_digest(
+        resolve_scenario(spec, scenario, (), players).rules)
     return result if fresh else None

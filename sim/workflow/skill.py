@@ -43,7 +43,7 @@ from sim.core.game import GameSpec, Metric
 from sim.core.paired import PairedSums
 from sim.core.runner import _iter_parallel, chunk_plan, resolve_scenario
 from sim.workflow.common import DEFAULT_CHUNK, active_roles, headline_metrics, resolve_game
-from sim.workflow.robust import _no_search, read_result, sources_digest
+from sim.workflow.robust import _no_search, read_result, rules_digest, sources_digest
 
 SCRIPTED = "scripted"
 DEVIATOR = 4  # the gap's searching role plays at this multiple of the level's budget
@@ -136,6 +136,7 @@ class SkillCurve:
     elapsed_s: float
     sources: str
     date: str
+    rules: str = ""  # digest of the rules the curve was played with (``robust.rules_digest``)
 
     @property
     def settled(self) -> bool:
@@ -206,7 +207,7 @@ def level_policies(game: str | GameSpec, level: str | None, policies: dict[str, 
     if level == "strong":
         if spec.search is None:
             raise UserError(f"--level strong: {spec.name} has no search bot")
-        curve = load_curve(spec.name, folder=folder)
+        curve = load_curve(spec, folder=folder)
         level = curve.levels[-1] if curve is not None and curve.levels[-1] != SCRIPTED else spec.search.name
     try:
         spec.policy_array(None, {spec.roles[0]: level})
@@ -368,7 +369,7 @@ def skill(game: str | GameSpec, scenario: str | Path = "base", n_games: int = DE
                       tolerance, spec.search.options[0][0], ladder, levels, bots, points, found,
                       verdicts(points, metrics, tolerance), costs, stopped,
                       time.perf_counter() - began, sources_digest(),
-                      dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"))
+                      dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"), rules_digest(rules))
 
 
 # ------------------------------------------------------------------------------------------ output
@@ -516,11 +517,21 @@ def write_skill(c: SkillCurve, out: Path = DEFAULT_OUT) -> list[Path]:
     return paths
 
 
-def load_curve(game: str, scenario: str = "base", players: int | None = None, folder: Path = DEFAULT_OUT,
-               fresh_only: bool = True) -> SkillCurve | None:
+def load_curve(game: str | GameSpec, scenario: str = "base", players: int | None = None,
+               folder: Path = DEFAULT_OUT, fresh_only: bool = True) -> SkillCurve | None:
     """The curve ``sim skill`` cached for this game, scenario and ``--players`` (None: the scenario's own; no
-    ``--set``); None when there is none or (``fresh_only``) it was played with other compiled sources than today's."""
-    curve = read_result(folder / f"{stem(game, scenario, players)}.json", SkillCurve.from_json)
-    if curve is None or (fresh_only and curve.sources != sources_digest()):
+    ``--set``); None when there is none or (``fresh_only``) it is not ``fresh``."""
+    spec = resolve_game(game)
+    curve = read_result(folder / f"{stem(spec.name, scenario, players)}.json", SkillCurve.from_json)
+    if curve is None or (fresh_only and not fresh(curve, spec)):
         return None
     return curve
+
+
+def fresh(curve: SkillCurve, spec: GameSpec) -> bool:
+    """The curve was played with today's compiled sources and with the rules its scenario (with its ``--set``
+    and players) reads today."""
+    if curve.sources != sources_digest():
+        return False
+    rules = resolve_scenario(spec, curve.scenario, tuple(curve.sets), curve.players).rules
+    return curve.rules == rules_digest(rules)

@@ -200,6 +200,20 @@ def test_written_result_reads_back_and_is_stale_after_a_code_change(duel, tmp_pa
     assert cached(tmp_path, SEARCHING, "bonus", 2) is None
 
 
+def test_written_result_is_stale_after_its_scenario_file_changes(duel, tmp_path, monkeypatch):
+    import shutil
+
+    from conftest import SCENARIOS
+
+    shutil.copytree(SCENARIOS, tmp_path / "scenarios")
+    monkeypatch.setenv("SIM_SCENARIOS", str(tmp_path / "scenarios"))
+    write_robust(duel, tmp_path)
+    assert cached(tmp_path, SEARCHING, "bonus", 2) is not None
+    bonus = tmp_path / "scenarios" / "toy-search" / "bonus.toml"
+    bonus.write_text(bonus.read_text().replace("first_bonus = 1", "first_bonus = 2"))
+    assert cached(tmp_path, SEARCHING, "bonus", 2) is None
+
+
 @pytest.mark.parametrize("kwargs, says", [
     ({"n_games": 1}, "--games 1: a paired comparison needs at least 2 games"),
     ({"budget": "depth=3"}, "--budget 'depth=3': 'depth=3': expected OPTION=N with OPTION one of rollouts"),

@@ -17,6 +17,7 @@ from sim.core.runner import simulate
 from sim.workflow.skill import (
     SCRIPTED,
     SkillCurve,
+    fresh,
     load_curve,
     parse_ladder,
     settles,
@@ -148,15 +149,30 @@ def test_the_curve_is_written_read_back_and_stale_after_a_code_change(curve, tmp
     paths = write_skill(curve, tmp_path)
     assert [p.name for p in paths] == ["toy-search-skill-bonus-2p.json", "toy-search-skill-bonus-2p.csv",
                                        "toy-search-skill-bonus-2p.png"]
-    again = load_curve("toy-search", "bonus", 2, tmp_path)
+    again = load_curve(SEARCHING, "bonus", 2, tmp_path)
     assert isinstance(again, SkillCurve) and again == curve
-    assert load_curve("toy-search", "base", 2, tmp_path) is None and load_curve("toy-search", "bonus", 3,
+    assert load_curve(SEARCHING, "base", 2, tmp_path) is None and load_curve(SEARCHING, "bonus", 3,
                                                                                  tmp_path) is None
     from sim.workflow import skill as module
 
     monkeypatch.setattr(module, "sources_digest", lambda: "0" * 16)
-    assert load_curve("toy-search", "bonus", 2, tmp_path) is None
-    assert load_curve("toy-search", "bonus", 2, tmp_path, fresh_only=False) == curve
+    assert load_curve(SEARCHING, "bonus", 2, tmp_path) is None
+    assert load_curve(SEARCHING, "bonus", 2, tmp_path, fresh_only=False) == curve
+
+
+def test_the_curve_is_stale_after_its_scenario_file_changes(curve, tmp_path, monkeypatch):
+    import shutil
+
+    from conftest import SCENARIOS
+
+    shutil.copytree(SCENARIOS, tmp_path / "scenarios")
+    monkeypatch.setenv("SIM_SCENARIOS", str(tmp_path / "scenarios"))
+    write_skill(curve, tmp_path)
+    assert fresh(curve, SEARCHING) and load_curve(SEARCHING, "bonus", 2, tmp_path) == curve
+    bonus = tmp_path / "scenarios" / "toy-search" / "bonus.toml"
+    bonus.write_text(bonus.read_text().replace("first_bonus = 1", "first_bonus = 2"))
+    assert not fresh(curve, SEARCHING) and load_curve(SEARCHING, "bonus", 2, tmp_path) is None
+    assert load_curve(SEARCHING, "bonus", 2, tmp_path, fresh_only=False) == curve
 
 
 def test_the_figure_has_a_panel_per_headline_and_one_for_the_gaps(curve):
