@@ -30,6 +30,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import json
+import textwrap
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -464,7 +465,7 @@ def skill_figure(c: SkillCurve):
             ax.axhline(share, color="grey", linestyle="--", linewidth=0.8, label=f"equal share {share:.1f} %")
             ax.legend(fontsize=6, loc="best")
         ax.set_xticks(xs, ticks, fontsize=7)
-        ax.set_title(label + (" (settled)" if v.settled else " (not settled)"), fontsize=9)
+        ax.set_title(textwrap.fill(label + (" (settled)" if v.settled else " (not settled)"), 60), fontsize=9)
         ax.set_ylabel("%", fontsize=8)
         ax.grid(axis="y", alpha=0.3)
     if c.gaps:
@@ -484,8 +485,8 @@ def skill_figure(c: SkillCurve):
         ax.grid(axis="y", alpha=0.3)
     for ax in flat[panels:]:
         ax.axis("off")
-    fig.suptitle(f"{c.title}: skill curve ({c.option} per level; {c.n_games:,} games per level, the same "
-                 f"games at every level; 95 % intervals; {c.stopped})", fontsize=9)
+    fig.suptitle(f"{c.title}: skill curve ({c.option} per level; stopped: {c.stopped})\n({c.n_games:,} games per "
+                 "level, the same games at every level; 95 % intervals)", fontsize=9)
     fig.tight_layout()
     return fig
 
