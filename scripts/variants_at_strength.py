@@ -3,7 +3,10 @@
 per headline, the two effects with their 95 % intervals, whether their signs agree where an effect is
 beyond noise, and whether their sizes differ beyond noise (a z test on the difference of the two independent effects).
 
-    python scripts/variants_at_strength.py [--out reports/variants] [--quick]
+    python scripts/variants_at_strength.py [--out reports/variants] [--quick] [--game GAME]
+
+``--game`` re-measures one game and keeps the other games' rows of the file (after a change to that
+game's base scenario).
 
 The same as, per game and level:
     sim compare GAME --variant V | --set K=V --level LEVEL --games N --seed 0
@@ -82,20 +85,25 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path("reports/variants"))
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--quick", action="store_true", help="a tenth of the games (a smoke run)")
+    parser.add_argument("--game", choices=[v[0] for v in VARIANTS], help="only this game; the file keeps the others")
     args = parser.parse_args()
+    path = args.out / "variants-at-strength.json"
+    kept = [r for r in json.loads(path.read_text()) if r["game"] != args.game] if args.game and path.exists() else []
     rows = []
     for game, players, change, n_scripted, level, n_strong in VARIANTS:
-        scale = 10 if args.quick else 1
-        rows += effects(game, players, change, n_scripted // scale, level, n_strong // scale, args.jobs)
+        if args.game in (None, game):
+            scale = 10 if args.quick else 1
+            rows += effects(game, players, change, n_scripted // scale, level, n_strong // scale, args.jobs)
     args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "variants-at-strength.json").write_text(json.dumps(rows, indent=1) + "\n")
+    order = [v[0] for v in VARIANTS]
+    path.write_text(json.dumps(sorted(kept + rows, key=lambda r: order.index(r["game"])), indent=1) + "\n")
     for r in rows:
         verdict = r["signs"] + (
             f", sizes differ (p = {r['sizes_differ_p']:.2g})" if r["sizes_differ_p"] < 0.05 else ", sizes agree")
         print(f"{r['game']} {r['players']}p {r['change']}: {r['label']}: scripted {_pt(r['scripted'])} pt "
               f"(n={r['scripted_games']:,}), {r['strong_level']} {_pt(r['strong'])} pt (n={r['strong_games']:,}): "
               f"{verdict}")
-    print(f"wrote {args.out / 'variants-at-strength.json'}")
+    print(f"wrote {path}")
 
 
 if __name__ == "__main__":
