@@ -32,6 +32,8 @@ import datetime as dt
 import json
 import textwrap
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -236,6 +238,19 @@ def _level_chunk(spec: GameSpec, rules: BaseModel, policy: np.ndarray, deviators
     return start, values, gaps, cpu, decisions
 
 
+@contextmanager
+def one_cluster(backend: str, scheduler: str | None, jobs: int) -> Iterator[str | None]:
+    """The scheduler every level uses: with ``--backend dask`` and no ``--scheduler``, one local cluster for
+    the whole ladder (its address), rather than a new one per level (each takes seconds to start)."""
+    if backend != "dask" or scheduler:
+        yield scheduler
+        return
+    from sim.core.cluster import dask_client
+
+    with dask_client(None, max(1, jobs)) as client:
+        yield client.scheduler.address
+
+
 def play_level(spec: GameSpec, rules: BaseModel, policy: np.ndarray, deviators: list[np.ndarray],
                names: list[str], n_games: int, seed: int, jobs: int, backend: str, scheduler: str | None,
                chunk_size: int, gap_games: int | None = None) -> tuple[dict[str, np.ndarray], list[PairedSums], float, int]:
@@ -336,36 +351,37 @@ def skill(game: str | GameSpec, scenario: str | Path = "base", n_games: int = DE
     before = None
     stopped = "ladder end"
     last_wall = 0.0
-    for k, budget in enumerate([None, *ladder]):
-        name = level_name(spec, budget)
-        if k >= 1 and time_limit_s is not None:
-            predicted = 2.0 * last_wall if k >= 2 else 0.0  # a level costs about twice the one before
-            if time.perf_counter() - began + predicted > time_limit_s:
-                stopped = "time limit"
-                say(f"stop before {name}: predicted {predicted:.0f} s would pass the time limit of {time_limit_s:.0f} s")
+    with one_cluster(backend, scheduler, jobs) as scheduler:  # every level on the same Dask cluster
+        for k, budget in enumerate([None, *ladder]):
+            name = level_name(spec, budget)
+            if k >= 1 and time_limit_s is not None:
+                predicted = 2.0 * last_wall if k >= 2 else 0.0  # a level costs about twice the one before
+                if time.perf_counter() - began + predicted > time_limit_s:
+                    stopped = "time limit"
+                    say(f"stop before {name}: predicted {predicted:.0f} s would pass the time limit of {time_limit_s:.0f} s")
+                    break
+            level_began = time.perf_counter()
+            policy = level_policy(spec, rules, roles, budget)
+            strong = DEVIATOR * (budget if budget is not None else ladder[0])
+            dev_roles = list(wins) if gaps else []
+            deviators = [level_policy(spec, rules, roles, budget, (r, strong)) for r in dev_roles]
+            values, gap_sums, cpu, decisions = play_level(spec, rules, policy, deviators, names, n_games, seed, jobs,
+                                                          backend, scheduler, chunk_size, gap_games)
+            levels.append(name)
+            bots[name] = {r: b for r, b in spec.policy_names(policy).items() if r in roles}
+            costs.append(LevelCost(name, cpu, decisions, n_games))
+            points += [_point(name, m, values[m.name], None if before is None else before[m.name]) for m in metrics]
+            for role, sums in zip(dev_roles, gap_sums, strict=True):
+                metric = next(m for m in metrics if m.name == wins[role])
+                d = sums.difference(metric)[0]
+                found.append(Gap(name, role, level_name(spec, strong), d.diff, d.lo, d.hi, sums.n))
+            last_wall = time.perf_counter() - level_began
+            say(f"{name}: {n_games:,} games, {last_wall:.0f} s wall, {cpu:.0f} CPU-s"
+                + (f", {decisions / cpu:,.0f} decisions per CPU-s" if decisions and cpu > 0 else ""))
+            before = values
+            if len(levels) >= 3 and all(settles(p, tolerance) for p in points[-len(metrics):]):
+                stopped = "settled"
                 break
-        level_began = time.perf_counter()
-        policy = level_policy(spec, rules, roles, budget)
-        strong = DEVIATOR * (budget if budget is not None else ladder[0])
-        dev_roles = list(wins) if gaps else []
-        deviators = [level_policy(spec, rules, roles, budget, (r, strong)) for r in dev_roles]
-        values, gap_sums, cpu, decisions = play_level(spec, rules, policy, deviators, names, n_games, seed, jobs,
-                                                      backend, scheduler, chunk_size, gap_games)
-        levels.append(name)
-        bots[name] = {r: b for r, b in spec.policy_names(policy).items() if r in roles}
-        costs.append(LevelCost(name, cpu, decisions, n_games))
-        points += [_point(name, m, values[m.name], None if before is None else before[m.name]) for m in metrics]
-        for role, sums in zip(dev_roles, gap_sums, strict=True):
-            metric = next(m for m in metrics if m.name == wins[role])
-            d = sums.difference(metric)[0]
-            found.append(Gap(name, role, level_name(spec, strong), d.diff, d.lo, d.hi, sums.n))
-        last_wall = time.perf_counter() - level_began
-        say(f"{name}: {n_games:,} games, {last_wall:.0f} s wall, {cpu:.0f} CPU-s"
-            + (f", {decisions / cpu:,.0f} decisions per CPU-s" if decisions and cpu > 0 else ""))
-        before = values
-        if len(levels) >= 3 and all(settles(p, tolerance) for p in points[-len(metrics):]):
-            stopped = "settled"
-            break
     return SkillCurve(spec.name, spec.title, scen.name, list(sets), getattr(rules, "players", None), players, n_games, seed,
                       tolerance, spec.search.options[0][0], ladder, levels, bots, points, found,
                       verdicts(points, metrics, tolerance), costs, stopped,

@@ -130,11 +130,22 @@ def test_the_exploitability_gap_is_one_seat_at_four_times_the_budget_paired_agai
     assert gains[-1] < gains[1] and gains[-1] < 0.02  # the gap shrinks as the level rises
 
 
-def test_results_do_not_depend_on_jobs_chunks_or_backend():
+def test_results_do_not_depend_on_jobs_chunks_or_backend(monkeypatch):
+    import dask.distributed
+
+    started = []
+
+    class Counted(dask.distributed.LocalCluster):
+        def __init__(self, *args, **kwargs):
+            started.append(1)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(dask.distributed, "LocalCluster", Counted)
     # 600 games: chunks of 150 on one job, 75 on two; the gaps on the first 400 cut a chunk in both
     one = skill(SEARCHING, "bonus", 600, seed=4, ladder=[1, 2], players=3, jobs=1, chunk_size=700, gap_games=400)
     two = skill(SEARCHING, "bonus", 600, seed=4, ladder=[1, 2], players=3, jobs=2, chunk_size=2048, gap_games=400)
     dask = skill(SEARCHING, "bonus", 600, seed=4, ladder=[1, 2], players=3, jobs=2, backend="dask", gap_games=400)
+    assert len(started) == 1  # one local cluster for the three levels, not one each
     for other in (two, dask):
         assert other.points == one.points and other.gaps == one.gaps and other.verdicts == one.verdicts
         assert [c.decisions for c in other.costs] == [c.decisions for c in one.costs]
