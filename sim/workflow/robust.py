@@ -184,6 +184,14 @@ def rules_digest(rules: BaseModel) -> str:
     return hashlib.sha256(rules.model_dump_json().encode()).hexdigest()[:16]
 
 
+def played_today(sources: str, rules: str, spec: GameSpec, scenario: str, sets: tuple[str, ...] | list[str],
+                 players: int | None) -> bool:
+    """A cached result (``sim robust``, ``sim skill``) with these digests was played with today's compiled
+    sources and with the rules its scenario, ``--set`` and players read today."""
+    return sources == sources_digest() and rules == rules_digest(
+        resolve_scenario(spec, scenario, tuple(sets), players).rules)
+
+
 # ------------------------------------------------------------------------------------------ arms
 def budget_text(spec: GameSpec, budget: str | None) -> str:
     """``search`` or ``search:k=v,...`` from ``--budget "k=v,..."``, checked against the game's options."""
@@ -702,6 +710,4 @@ def cached(out: Path, spec: GameSpec, scenario: str, players: int | None) -> Rob
     result = read_result(out / f"{spec.name}-robust.json", Robustness.from_json)
     if result is None or result.scenario != scenario or result.players != players:
         return None
-    fresh = result.sources == sources_digest() and result.rules == rules_digest(
-        resolve_scenario(spec, scenario, (), players).rules)
-    return result if fresh else None
+    return result if played_today(result.sources, result.rules, spec, scenario, (), players) else None

@@ -46,7 +46,7 @@ from sim.core.game import GameSpec, Metric
 from sim.core.paired import PairedSums
 from sim.core.runner import _iter_parallel, chunk_plan, resolve_scenario
 from sim.workflow.common import DEFAULT_CHUNK, active_roles, headline_metrics, resolve_game
-from sim.workflow.robust import _no_search, read_result, rules_digest, sources_digest
+from sim.workflow.robust import _no_search, played_today, read_result, rules_digest, sources_digest
 
 SCRIPTED = "scripted"
 DEVIATOR = 4  # the gap's searching role plays at this multiple of the level's budget
@@ -548,7 +548,4 @@ def load_curve(game: str | GameSpec, scenario: str = "base", players: int | None
 def fresh(curve: SkillCurve, spec: GameSpec) -> bool:
     """The curve was played with today's compiled sources and with the rules its scenario (with its ``--set``
     and players) reads today."""
-    if curve.sources != sources_digest():
-        return False
-    rules = resolve_scenario(spec, curve.scenario, tuple(curve.sets), curve.players).rules
-    return curve.rules == rules_digest(rules)
+    return played_today(curve.sources, curve.rules, spec, curve.scenario, curve.sets, curve.players)

@@ -23,6 +23,18 @@ def toy():
 
 
 @pytest.fixture
+def bump_bonus(tmp_path, monkeypatch):
+    """The toy scenarios copied to a folder of this test's own; calling the result edits the copy of
+    toy-search's `bonus` scenario file (first_bonus 1 -> 2), as a designer would."""
+    import shutil
+
+    shutil.copytree(SCENARIOS, tmp_path / "scenarios")
+    monkeypatch.setenv("SIM_SCENARIOS", str(tmp_path / "scenarios"))
+    bonus = tmp_path / "scenarios" / "toy-search" / "bonus.toml"
+    return lambda: bonus.write_text(bonus.read_text().replace("first_bonus = 1", "first_bonus = 2"))
+
+
+@pytest.fixture
 def registered(monkeypatch):
     """The toy game registered alone, as the CLI and the `all games` defaults see it."""
     from sim.core import registry

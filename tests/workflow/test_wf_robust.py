@@ -200,17 +200,10 @@ def test_written_result_reads_back_and_is_stale_after_a_code_change(duel, tmp_pa
     assert cached(tmp_path, SEARCHING, "bonus", 2) is None
 
 
-def test_written_result_is_stale_after_its_scenario_file_changes(duel, tmp_path, monkeypatch):
-    import shutil
-
-    from conftest import SCENARIOS
-
-    shutil.copytree(SCENARIOS, tmp_path / "scenarios")
-    monkeypatch.setenv("SIM_SCENARIOS", str(tmp_path / "scenarios"))
+def test_written_result_is_stale_after_its_scenario_file_changes(duel, tmp_path, bump_bonus):
     write_robust(duel, tmp_path)
     assert cached(tmp_path, SEARCHING, "bonus", 2) is not None
-    bonus = tmp_path / "scenarios" / "toy-search" / "bonus.toml"
-    bonus.write_text(bonus.read_text().replace("first_bonus = 1", "first_bonus = 2"))
+    bump_bonus()
     assert cached(tmp_path, SEARCHING, "bonus", 2) is None
 
 

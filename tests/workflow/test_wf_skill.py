@@ -164,24 +164,17 @@ def test_the_curve_is_written_read_back_and_stale_after_a_code_change(curve, tmp
     assert isinstance(again, SkillCurve) and again == curve
     assert load_curve(SEARCHING, "base", 2, tmp_path) is None and load_curve(SEARCHING, "bonus", 3,
                                                                                  tmp_path) is None
-    from sim.workflow import skill as module
+    from sim.workflow import robust as module  # where skill.fresh reads today's digest
 
     monkeypatch.setattr(module, "sources_digest", lambda: "0" * 16)
     assert load_curve(SEARCHING, "bonus", 2, tmp_path) is None
     assert load_curve(SEARCHING, "bonus", 2, tmp_path, fresh_only=False) == curve
 
 
-def test_the_curve_is_stale_after_its_scenario_file_changes(curve, tmp_path, monkeypatch):
-    import shutil
-
-    from conftest import SCENARIOS
-
-    shutil.copytree(SCENARIOS, tmp_path / "scenarios")
-    monkeypatch.setenv("SIM_SCENARIOS", str(tmp_path / "scenarios"))
+def test_the_curve_is_stale_after_its_scenario_file_changes(curve, tmp_path, bump_bonus):
     write_skill(curve, tmp_path)
     assert fresh(curve, SEARCHING) and load_curve(SEARCHING, "bonus", 2, tmp_path) == curve
-    bonus = tmp_path / "scenarios" / "toy-search" / "bonus.toml"
-    bonus.write_text(bonus.read_text().replace("first_bonus = 1", "first_bonus = 2"))
+    bump_bonus()
     assert not fresh(curve, SEARCHING) and load_curve(SEARCHING, "bonus", 2, tmp_path) is None
     assert load_curve(SEARCHING, "bonus", 2, tmp_path, fresh_only=False) == curve
 
