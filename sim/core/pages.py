@@ -90,8 +90,10 @@ def _line_height(size: float) -> float:
 
 
 def blank(title: str) -> tuple[Figure, float]:
-    """A new A4 page with its title; returns the page and the height (fraction) below the title."""
-    fig = plt.figure(figsize=PAGE)
+    """A new A4 page with its title; returns the page and the height (fraction) below the title. A page is
+    a plain ``Figure``, not one of pyplot's: a report of more than 20 pages holds them all at once, and no
+    page is left registered (open) when a caller drops it."""
+    fig = Figure(figsize=PAGE)
     fig.set_label(title)  # the page's section name in the report (``section_of``)
     lines = wrap(title, _chars_across(RIGHT - LEFT, 15))
     for i, line in enumerate(lines):
@@ -208,9 +210,7 @@ def blocks_pages(title: str, blocks: Sequence[tuple[Sequence[str], Sequence[str]
     for k, (intro, header, rows, widths) in enumerate(blocks):
         lines = sum(len(wrap(line, _chars_across(RIGHT - LEFT, BODY_PT))) if line else 1 for line in intro)
         if k and rows and len(rows) <= KEEP_TOGETHER:  # a short table starts a page rather than split
-            scratch = plt.figure(figsize=PAGE)
-            fits, _ = draw_table(scratch, y - lines * step - 0.006, header, rows, widths, size)
-            plt.close(scratch)
+            fits, _ = draw_table(Figure(figsize=PAGE), y - lines * step - 0.006, header, rows, widths, size)
             if fits < len(rows):
                 turn()
         for line in intro:
@@ -296,7 +296,7 @@ def write_pdf(path: Path, title: str, subject: str, pages: Sequence[tuple[str, F
                      va="bottom")
             fig.text(RIGHT, 0.02, f"page {number} of {total}", fontsize=7, color="dimgrey", va="bottom", ha="right")
             pdf.savefig(fig)
-            plt.close(fig)
+            plt.close(fig)  # the game's own plots are pyplot's; closing a page is a no-op
     writer = PdfWriter(clone_from=str(path))
     seen: set[str] = set()
     for number, (section, _) in enumerate(pages):

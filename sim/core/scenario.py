@@ -164,6 +164,14 @@ def _field_meta(model: type[BaseModel], name: str) -> dict[str, Any]:
     return extra if isinstance(extra, dict) else {}
 
 
+def row_in_play(rules: BaseModel, name: str) -> int | None:
+    """The index of the entry a table by player count (json_schema_extra "per_player_count") uses at the
+    rules' player count; None for any other field, or when the count is not in the table."""
+    counts = _field_meta(type(rules), name).get("per_player_count")
+    players = getattr(rules, "players", None)
+    return counts.index(players) if counts and players in counts else None
+
+
 _BOUND_WORDS = (("ge", "≥"), ("gt", ">"), ("le", "≤"), ("lt", "<"))
 
 

@@ -327,14 +327,10 @@ VERDICT_SMALL_PT = 7.0
 def _verdict_pages(spec: GameSpec, lines: list[str], fair: dict[int | None, Fairness]):
     """Page one: the verdict over the fairness figure; in smaller print when that keeps it on one page (The
     Wonderful Island's six player counts)."""
-    import matplotlib.pyplot as plt
-
     for size in (VERDICT_PT, VERDICT_SMALL_PT):
         pages = text_pages(f"{spec.title}: the verdict", lines, size=size, plot=VERDICT_PLOT)
         if len(pages) == 1 or size == VERDICT_SMALL_PT:
             break
-        for page in pages:
-            plt.close(page)
     draw_fairness(plot_axes(pages[0], VERDICT_PLOT), fair)
     return pages
 

@@ -58,7 +58,7 @@ from sim.core.runner import (
     resolve_scenario,
     summarize_chunk,
 )
-from sim.core.scenario import Scenario
+from sim.core.scenario import Scenario, row_in_play
 from sim.workflow.common import DEFAULT_CHUNK, active_roles, headline_metrics, is_seated, resolve_game
 from sim.workflow.compare import judge
 
@@ -180,8 +180,12 @@ def sources_digest() -> str:
 def rules_digest(rules: BaseModel) -> str:
     """16 hex digits of SHA-256 over the rules a result was played with (the scenario file, ``--set`` and
     ``--players`` resolved): a cached result is fresh only while its scenario still reads the same, so a
-    designer who edits a scenario file sees the old result marked stale, not passed off as the new rules'."""
-    return hashlib.sha256(rules.model_dump_json().encode()).hexdigest()[:16]
+    designer who edits a scenario file sees the old result marked stale, not passed off as the new rules'.
+    A table by player count counts only by its entry in play: re-tuning the 4-player entry leaves a
+    5-player result fresh."""
+    in_play = {name: [getattr(rules, name)[row]] for name in type(rules).model_fields
+               if (row := row_in_play(rules, name)) is not None}
+    return hashlib.sha256(rules.model_copy(update=in_play).model_dump_json().encode()).hexdigest()[:16]
 
 
 def played_today(sources: str, rules: str, spec: GameSpec, scenario: str, sets: tuple[str, ...] | list[str],

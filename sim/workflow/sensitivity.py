@@ -23,7 +23,7 @@ from sim.core import stats
 from sim.core.errors import UserError
 from sim.core.game import GameSpec, Metric
 from sim.core.paired import paired_runs
-from sim.core.scenario import Scenario
+from sim.core.scenario import Scenario, row_in_play
 from sim.workflow.common import (
     default_metric,
     find_metric,
@@ -106,14 +106,11 @@ def _at(value, path: tuple[int, ...]):
     return value if not path else _at(value[path[0]], path[1:])
 
 
-def _rows_in_play(model, name: str, value: list, rules) -> list[tuple[tuple[int, ...], str]]:
+def _rows_in_play(name: str, value: list, rules) -> list[tuple[tuple[int, ...], str]]:
     """The parts of a list that are moved entry by entry: the row of the player count in play when the field
     is a table by player count (json_schema_extra "per_player_count"), else the list itself."""
-    info = model.model_fields[name]
-    extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
-    counts = extra.get("per_player_count")
-    if counts and isinstance(value[0], list) and getattr(rules, "players", None) in counts:
-        index = counts.index(rules.players)
+    index = row_in_play(rules, name)
+    if index is not None and isinstance(value[0], list):
         return [((index,), f"{name} at {rules.players} players")]
     return [((), name)]
 
@@ -124,7 +121,7 @@ def entry_moves(model, name: str, value: list, rules, valid) -> list[EntryMove]:
     extra = model.model_fields[name].json_schema_extra
     names = extra.get("entries") if isinstance(extra, dict) else None
     moves: list[EntryMove] = []
-    for path, where in _rows_in_play(model, name, value, rules):
+    for path, where in _rows_in_play(name, value, rules):
         row = _at(value, path)
         single = []
         for i, entry in enumerate(row):

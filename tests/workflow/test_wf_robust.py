@@ -207,6 +207,25 @@ def test_written_result_is_stale_after_its_scenario_file_changes(duel, tmp_path,
     assert cached(tmp_path, SEARCHING, "bonus", 2) is None
 
 
+def test_a_table_by_player_count_stales_only_the_results_of_its_entry_in_play(monkeypatch):
+    """Island Nation's HP table is one list per player count: re-tuning the 4-player entry leaves a
+    5-player result fresh, the 5-player entry does not."""
+    monkeypatch.delenv("SIM_SCENARIOS")  # the project's own scenarios, not the toy game's
+    from sim.core.runner import resolve_scenario
+    from sim.workflow.common import resolve_game
+    from sim.workflow.robust import rules_digest
+
+    def digest(players, *sets):
+        return rules_digest(resolve_scenario(resolve_game("island-nation"), "base", sets, players).rules)
+
+    base = digest(5)
+    hp = resolve_scenario(resolve_game("island-nation"), "base", (), 5).rules.frogman_hp
+    assert digest(5, f"frogman_hp=[{hp[0] + 1}, {hp[1]}, {hp[2]}]") == base
+    assert digest(5, f"frogman_hp=[{hp[0]}, {hp[1] + 1}, {hp[2]}]") != base
+    assert digest(4, f"frogman_hp=[{hp[0] + 1}, {hp[1]}, {hp[2]}]") != digest(4)
+    assert digest(4) != base  # another player count is other rules
+
+
 @pytest.mark.parametrize("kwargs, says", [
     ({"n_games": 1}, "--games 1: a paired comparison needs at least 2 games"),
     ({"budget": "depth=3"}, "--budget 'depth=3': 'depth=3': expected OPTION=N with OPTION one of rollouts"),
