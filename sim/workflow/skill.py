@@ -251,6 +251,16 @@ def one_cluster(backend: str, scheduler: str | None, jobs: int) -> Iterator[str 
         yield client.scheduler.address
 
 
+def _chunks(n_games: int, paired: int, size: int, jobs: int) -> list[tuple[int, int]]:
+    """The level's chunks; with deviators (``jobs`` > 0) games 0..paired-1, which each deviator plays again
+    at 4x the budget, in 4 chunks a job, so that work spreads over the jobs rather than fall to one (at the
+    scripted level it is nearly all the level's work). Chunking never changes a game (its own stream)."""
+    if jobs == 0 or paired >= n_games:
+        return list(chunk_plan(n_games, size))
+    small = max(1, -(-paired // (4 * jobs)))
+    return [*chunk_plan(paired, small), *chunk_plan(n_games - paired, size, paired)]
+
+
 def play_level(spec: GameSpec, rules: BaseModel, policy: np.ndarray, deviators: list[np.ndarray],
                names: list[str], n_games: int, seed: int, jobs: int, backend: str, scheduler: str | None,
                chunk_size: int, gap_games: int | None = None) -> tuple[dict[str, np.ndarray], list[PairedSums], float, int]:
@@ -259,7 +269,7 @@ def play_level(spec: GameSpec, rules: BaseModel, policy: np.ndarray, deviators: 
     size = max(64, min(chunk_size, -(-n_games // (4 * max(1, jobs)))))
     paired = n_games if gap_games is None else min(gap_games, n_games)
     tasks = [(spec, rules, policy, deviators, names, seed, start, count, paired)
-             for start, count in chunk_plan(n_games, size)]
+             for start, count in _chunks(n_games, paired, size, jobs if deviators else 0)]
     values = {name: np.zeros(n_games, np.int64) for name in names}
     gaps = [PairedSums() for _ in deviators]
     cpu, decisions = 0.0, 0

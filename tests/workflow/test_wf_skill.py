@@ -17,6 +17,7 @@ from sim.core.runner import simulate
 from sim.workflow.skill import (
     SCRIPTED,
     SkillCurve,
+    _chunks,
     fresh,
     load_curve,
     parse_ladder,
@@ -141,7 +142,7 @@ def test_results_do_not_depend_on_jobs_chunks_or_backend(monkeypatch):
             super().__init__(*args, **kwargs)
 
     monkeypatch.setattr(dask.distributed, "LocalCluster", Counted)
-    # 600 games: chunks of 150 on one job, 75 on two; the gaps on the first 400 cut a chunk in both
+    # 600 games: the gaps' first 400 in chunks of 100 on one job, 50 on two; the rest in 150s and 75s
     one = skill(SEARCHING, "bonus", 600, seed=4, ladder=[1, 2], players=3, jobs=1, chunk_size=700, gap_games=400)
     two = skill(SEARCHING, "bonus", 600, seed=4, ladder=[1, 2], players=3, jobs=2, chunk_size=2048, gap_games=400)
     dask = skill(SEARCHING, "bonus", 600, seed=4, ladder=[1, 2], players=3, jobs=2, backend="dask", gap_games=400)
@@ -149,6 +150,16 @@ def test_results_do_not_depend_on_jobs_chunks_or_backend(monkeypatch):
     for other in (two, dask):
         assert other.points == one.points and other.gaps == one.gaps and other.verdicts == one.verdicts
         assert [c.decisions for c in other.costs] == [c.decisions for c in one.costs]
+
+
+def test_the_games_the_deviators_replay_are_spread_over_the_jobs():
+    """At the scripted level the gaps are nearly all the work: games 0..gap_games-1 come in 4 chunks a
+    job, not in the first chunk alone; every game is in exactly one chunk."""
+    plan = _chunks(10_000, 250, 1250, 2)
+    assert [c for s, c in plan if s < 250] == [32] * 7 + [26]
+    assert [g for s, c in plan for g in range(s, s + c)] == list(range(10_000))
+    assert _chunks(10_000, 250, 1250, 0) == [(s, 1250) for s in range(0, 10_000, 1250)]  # no deviators
+    assert _chunks(600, 600, 150, 2) == [(0, 150), (150, 150), (300, 150), (450, 150)]  # every game paired
 
 
 def test_a_time_limit_stops_before_a_level_that_would_pass_it():
