@@ -405,9 +405,12 @@ def _skill_pages(spec: GameSpec, curve: SkillCurve | None, folder: Path):
                      *[_points((g.diff, g.lo, g.hi), "pt") if (g := by_level.get((level, r))) else "—"
                        for r in roles]]
                     for level in curve.levels]
+        sizes = sorted({g.n for g in curve.gaps})
+        played = f"{sizes[0]:,}" if len(sizes) == 1 else f"{sizes[0]:,}–{sizes[-1]:,}"
         blocks.append(([f"Exploitability gaps. Per level and role: that role alone searches at {DEVIATOR}x the "
                         "level's budget while the others stay at the level; the gap is its paired win-rate gain "
-                        f"against the level itself ({curve.n_games:,} games). Strong play has small gaps; a gap that "
+                        f"against the level itself (on the level's first {played} games). Strong play has small "
+                        "gaps; a gap that "
                         "does not shrink as the level rises says the level is still exploitable."],
                        ["level", *[f"{unit}{r} searches" for r in roles]], gap_rows,
                        [0.3] + [0.7 / len(roles)] * len(roles)))

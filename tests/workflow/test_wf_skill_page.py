@@ -80,6 +80,13 @@ def test_the_skill_page_has_the_figure_the_table_the_gaps_and_the_verdicts(curve
     assert f"{100 * point.value.value:.1f} % [{100 * point.value.lo:.1f}, {100 * point.value.hi:.1f}]" in text
 
 
+def test_the_gaps_say_on_how_many_games_they_were_played(curve, tmp_path):
+    """``--gap-games 250`` on a 10,000-game level: the gaps' sentence gives 250, not the level's count."""
+    few = dataclasses.replace(curve, gaps=[dataclasses.replace(g, n=250) for g in curve.gaps])
+    path = write_pdf(tmp_path / "gaps.pdf", "t", "s", [("Skill curve", p) for p in _skill_pages(SEARCHING, few, tmp_path)])
+    assert "the level itself (on the level's first 250 games)" in _text(path)
+
+
 def test_the_report_reads_the_cached_curve_from_its_skill_folder(curve, tmp_path, monkeypatch):
     write_skill(curve, tmp_path / "skill")
     rep = game_report(SEARCHING, tmp_path, n_games=600, analysis_games=0, ladder_games=0, robust_games=0)
