@@ -410,8 +410,7 @@ def _skill_pages(spec: GameSpec, curve: SkillCurve | None, folder: Path):
         blocks.append(([f"Exploitability gaps. Per level and role: that role alone searches at {DEVIATOR}x the "
                         "level's budget while the others stay at the level; the gap is its paired win-rate gain "
                         f"against the level itself (on the level's first {played} games). Strong play has small "
-                        "gaps; a gap that "
-                        "does not shrink as the level rises says the level is still exploitable."],
+                        "gaps; a gap that does not shrink as the level rises says the level is still exploitable."],
                        ["level", *[f"{unit}{r} searches" for r in roles]], gap_rows,
                        [0.3] + [0.7 / len(roles)] * len(roles)))
     return [on_a4(skill_figure(curve))] + blocks_pages(f"{SKILL_TITLE} (tables)", blocks)

@@ -251,14 +251,14 @@ def one_cluster(backend: str, scheduler: str | None, jobs: int) -> Iterator[str 
         yield client.scheduler.address
 
 
-def _chunks(n_games: int, paired: int, size: int, jobs: int) -> list[tuple[int, int]]:
-    """The level's chunks; with deviators (``jobs`` > 0) games 0..paired-1, which each deviator plays again
-    at 4x the budget, in 4 chunks a job, so that work spreads over the jobs rather than fall to one (at the
-    scripted level it is nearly all the level's work). Chunking never changes a game (its own stream)."""
-    if jobs == 0 or paired >= n_games:
+def _chunks(n_games: int, size: int, spread: int, jobs: int) -> list[tuple[int, int]]:
+    """The level's chunks: games 0..spread-1, which the deviators play again at 4x the budget, in 4 chunks a
+    job, so that work spreads over the jobs rather than fall to one (at the scripted level it is nearly all
+    the level's work); the rest in chunks of ``size``. Chunking never changes a game (its own stream)."""
+    if spread == 0 or spread >= n_games:
         return list(chunk_plan(n_games, size))
-    small = max(1, -(-paired // (4 * jobs)))
-    return [*chunk_plan(paired, small), *chunk_plan(n_games - paired, size, paired)]
+    small = max(1, -(-spread // (4 * jobs)))
+    return [*chunk_plan(spread, small), *chunk_plan(n_games - spread, size, spread)]
 
 
 def play_level(spec: GameSpec, rules: BaseModel, policy: np.ndarray, deviators: list[np.ndarray],
@@ -269,7 +269,7 @@ def play_level(spec: GameSpec, rules: BaseModel, policy: np.ndarray, deviators: 
     size = max(64, min(chunk_size, -(-n_games // (4 * max(1, jobs)))))
     paired = n_games if gap_games is None else min(gap_games, n_games)
     tasks = [(spec, rules, policy, deviators, names, seed, start, count, paired)
-             for start, count in _chunks(n_games, paired, size, jobs if deviators else 0)]
+             for start, count in _chunks(n_games, size, paired if deviators else 0, max(1, jobs))]
     values = {name: np.zeros(n_games, np.int64) for name in names}
     gaps = [PairedSums() for _ in deviators]
     cpu, decisions = 0.0, 0

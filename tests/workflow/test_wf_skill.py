@@ -155,11 +155,11 @@ def test_results_do_not_depend_on_jobs_chunks_or_backend(monkeypatch):
 def test_the_games_the_deviators_replay_are_spread_over_the_jobs():
     """At the scripted level the gaps are nearly all the work: games 0..gap_games-1 come in 4 chunks a
     job, not in the first chunk alone; every game is in exactly one chunk."""
-    plan = _chunks(10_000, 250, 1250, 2)
+    plan = _chunks(10_000, 1250, 250, 2)
     assert [c for s, c in plan if s < 250] == [32] * 7 + [26]
     assert [g for s, c in plan for g in range(s, s + c)] == list(range(10_000))
-    assert _chunks(10_000, 250, 1250, 0) == [(s, 1250) for s in range(0, 10_000, 1250)]  # no deviators
-    assert _chunks(600, 600, 150, 2) == [(0, 150), (150, 150), (300, 150), (450, 150)]  # every game paired
+    assert _chunks(10_000, 1250, 0, 2) == [(s, 1250) for s in range(0, 10_000, 1250)]  # no deviators
+    assert _chunks(600, 150, 600, 2) == [(0, 150), (150, 150), (300, 150), (450, 150)]  # every game paired
 
 
 def test_a_time_limit_stops_before_a_level_that_would_pass_it():
