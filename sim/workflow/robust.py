@@ -168,13 +168,13 @@ class Robustness:
         return cls(**data)
 
 
-def sources_digest() -> str:
-    """The digest naming the engines and analyses (``sim.core.sources.results_digest``): a cached result is
-    fresh while it matches."""
+def sources_digest(game: str) -> str:
+    """The digest naming the game's engine, bots and analyses (``sim.core.sources.results_digest``): a
+    cached result is fresh while it matches."""
     import sim
     from sim.core.sources import results_digest
 
-    return results_digest(Path(sim.__file__).resolve().parent)
+    return results_digest(Path(sim.__file__).resolve().parent, game)
 
 
 def rules_digest(rules: BaseModel) -> str:
@@ -192,7 +192,7 @@ def played_today(sources: str, rules: str, spec: GameSpec, scenario: str, sets: 
                  players: int | None) -> bool:
     """A cached result (``sim robust``, ``sim skill``) with these digests was played with today's compiled
     sources and with the rules its scenario, ``--set`` and players read today."""
-    return sources == sources_digest() and rules == rules_digest(
+    return sources == sources_digest(spec.name) and rules == rules_digest(
         resolve_scenario(spec, scenario, tuple(sets), players).rules)
 
 
@@ -488,7 +488,7 @@ def robust(game: str | GameSpec, scenario: str | Path | Scenario = "base", n_gam
         {arm.name: _in_play(spec.policy_names(arm.policy), roles) for arm in arms}, [a.name for a in arms], changes,
         flips,
         elapsed, len(searching) * n_games / cpu if cpu > 0 else None,
-        decisions / cpu if cpu > 0 and decisions else None, sources_digest(),
+        decisions / cpu if cpu > 0 and decisions else None, sources_digest(spec.name),
         dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"), dict(zip([a.name for a in arms], totals, strict=True)),
         metric_favours(metrics), rules_digest(rules))
 

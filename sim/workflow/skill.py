@@ -395,7 +395,7 @@ def skill(game: str | GameSpec, scenario: str | Path = "base", n_games: int = DE
     return SkillCurve(spec.name, spec.title, scen.name, list(sets), getattr(rules, "players", None), players, n_games, seed,
                       tolerance, spec.search.options[0][0], ladder, levels, bots, points, found,
                       verdicts(points, metrics, tolerance), costs, stopped,
-                      time.perf_counter() - began, sources_digest(),
+                      time.perf_counter() - began, sources_digest(spec.name),
                       dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"), rules_digest(rules))
 
 

@@ -196,7 +196,7 @@ def test_written_result_reads_back_and_is_stale_after_a_code_change(duel, tmp_pa
     assert cached(tmp_path, SEARCHING, "base", 2) is None and cached(tmp_path, SEARCHING, "bonus", 3) is None
     from sim.workflow import robust as module
 
-    monkeypatch.setattr(module, "sources_digest", lambda: "0" * 16)
+    monkeypatch.setattr(module, "sources_digest", lambda game: "0" * 16)
     assert cached(tmp_path, SEARCHING, "bonus", 2) is None
 
 
@@ -224,6 +224,26 @@ def test_a_table_by_player_count_stales_only_the_results_of_its_entry_in_play(mo
     assert digest(5, f"frogman_hp=[{hp[0]}, {hp[1] + 1}, {hp[2]}]") != base
     assert digest(4, f"frogman_hp=[{hp[0] + 1}, {hp[1]}, {hp[2]}]") != digest(4)
     assert digest(4) != base  # another player count is other rules
+
+
+def test_editing_one_game_leaves_the_other_games_results_fresh(tmp_path):
+    """The results digest covers the compiled core and the game's own folder: an edit in one game's bots
+    stales that game's cached results only; an edit in the compiled core stales every game's."""
+    from sim.core.sources import COMPILED_CORE, results_digest
+
+    for name in COMPILED_CORE:
+        (tmp_path / "core").mkdir(exist_ok=True)
+        (tmp_path / "core" / name).write_text(f"# {name}\n")
+    for game in ("island_nation", "ocracoke"):
+        (tmp_path / "games" / game).mkdir(parents=True)
+        (tmp_path / "games" / game / "policies.py").write_text("BOTS = 1\n")
+    before = {g: results_digest(tmp_path, g) for g in ("island-nation", "ocracoke")}
+    (tmp_path / "games" / "ocracoke" / "policies.py").write_text("BOTS = 2\n")
+    after = {g: results_digest(tmp_path, g) for g in ("island-nation", "ocracoke")}
+    assert after["island-nation"] == before["island-nation"] and after["ocracoke"] != before["ocracoke"]
+    assert results_digest(tmp_path, "toy") == results_digest(tmp_path)  # no folder of its own: every game's
+    (tmp_path / "core" / "rng.py").write_text("# another stream\n")
+    assert all(results_digest(tmp_path, g) != after[g] for g in after)
 
 
 @pytest.mark.parametrize("kwargs, says", [

@@ -177,7 +177,7 @@ def test_the_curve_is_written_read_back_and_stale_after_a_code_change(curve, tmp
                                                                                  tmp_path) is None
     from sim.workflow import robust as module  # where skill.fresh reads today's digest
 
-    monkeypatch.setattr(module, "sources_digest", lambda: "0" * 16)
+    monkeypatch.setattr(module, "sources_digest", lambda game: "0" * 16)
     assert load_curve(SEARCHING, "bonus", 2, tmp_path) is None
     assert load_curve(SEARCHING, "bonus", 2, tmp_path, fresh_only=False) == curve
 
