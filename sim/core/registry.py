@@ -29,9 +29,14 @@ def all_games() -> dict[str, GameSpec]:
     return dict(sorted((spec.name, spec) for spec in specs if spec is not None))
 
 
+def package_of(name: str) -> str:
+    """The package under ``sim/games`` a game of this name lives in (``island-nation``: ``island_nation``)."""
+    return name.replace("-", "_")
+
+
 def get_game(name: str) -> GameSpec:
-    """One game by name, importing only its own package (``island-nation`` lives in ``island_nation``)."""
-    package = name.replace("-", "_")
+    """One game by name, importing only its own package (``package_of``)."""
+    package = package_of(name)
     if package in _packages():
         spec = _spec_of(package)
         if spec is not None and spec.name == name:

@@ -97,13 +97,13 @@ COMPILED_CORE = ("rng.py", "bits.py", "jit.py")
 
 
 def results_digest(package: Path, game: str | None = None) -> str:
-    """16 hex digits of SHA-256 over ``COMPILED_CORE`` and the game's folder of ``games/`` (its engine, bots
-    and analyses; no game imports another's), or all of ``games/`` for a game without a folder there (or
-    ``game`` None): names the results of ``sim robust`` and ``sim skill`` (``sim.workflow.robust``), which
-    depend on the analysis as well as the engines, so editing one game leaves the others' results fresh.
-    The numba cache folder is named by the narrower ``compiled_digest``."""
+    """16 hex digits of SHA-256 over ``COMPILED_CORE`` and the game's folder ``games/<game>`` (its engine,
+    bots and analyses; no game imports another's), or all of ``games/`` for a game without a folder there
+    (or ``game`` None): names the results of ``sim robust`` and ``sim skill`` (``sim.workflow.robust``),
+    which depend on the analysis as well as the engines, so editing one game leaves the others' results
+    fresh. The numba cache folder is named by the narrower ``compiled_digest``."""
     games = package / "games"
-    folder = games / game.replace("-", "_") if game else games
+    folder = games / game if game else games
     files = folder.rglob("*.py") if folder.is_dir() else games.rglob("*.py")
     return _hash(package, [*(package / "core" / name for name in COMPILED_CORE), *sorted(files)])
 

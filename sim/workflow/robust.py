@@ -172,9 +172,10 @@ def sources_digest(game: str) -> str:
     """The digest naming the game's engine, bots and analyses (``sim.core.sources.results_digest``): a
     cached result is fresh while it matches."""
     import sim
+    from sim.core.registry import package_of
     from sim.core.sources import results_digest
 
-    return results_digest(Path(sim.__file__).resolve().parent, game)
+    return results_digest(Path(sim.__file__).resolve().parent, package_of(game))
 
 
 def rules_digest(rules: BaseModel) -> str:

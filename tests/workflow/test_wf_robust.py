@@ -237,11 +237,11 @@ def test_editing_one_game_leaves_the_other_games_results_fresh(tmp_path):
     for game in ("island_nation", "ocracoke"):
         (tmp_path / "games" / game).mkdir(parents=True)
         (tmp_path / "games" / game / "policies.py").write_text("BOTS = 1\n")
-    before = {g: results_digest(tmp_path, g) for g in ("island-nation", "ocracoke")}
+    before = {g: results_digest(tmp_path, g) for g in ("island_nation", "ocracoke")}
     (tmp_path / "games" / "ocracoke" / "policies.py").write_text("BOTS = 2\n")
-    after = {g: results_digest(tmp_path, g) for g in ("island-nation", "ocracoke")}
-    assert after["island-nation"] == before["island-nation"] and after["ocracoke"] != before["ocracoke"]
-    assert results_digest(tmp_path, "toy") == results_digest(tmp_path)  # no folder of its own: every game's
+    after = {g: results_digest(tmp_path, g) for g in ("island_nation", "ocracoke")}
+    assert after["island_nation"] == before["island_nation"] and after["ocracoke"] != before["ocracoke"]
+    assert results_digest(tmp_path, "toy_search") == results_digest(tmp_path)  # no folder of its own: every game's
     (tmp_path / "core" / "rng.py").write_text("# another stream\n")
     assert all(results_digest(tmp_path, g) != after[g] for g in after)
 
