@@ -270,6 +270,9 @@ def skill_command(
     scheduler: Annotated[str | None, typer.Option("--scheduler", help="Dask scheduler address")] = None,
     out: Annotated[Path, typer.Option("--out", help="Write <game>-skill.json/.csv/.png here (what `sim report` "
                                       "reads)")] = Path("reports/skill"),
+    replay: Annotated[bool, typer.Option("--replay", help="Play every level again, rather than read the levels "
+                                         "cached in OUT/levels (played before on the same sources, rules, seed, "
+                                         "games and bots)")] = False,
 ) -> None:
     """The skill curve: headline metrics with every role at rising strength (scripted, then search at
     budget B, 2B, 4B, ...) on the same games, until two successive levels agree within the tolerance."""
@@ -280,7 +283,8 @@ def skill_command(
         raise UserError(f"--backend {backend}: expected loky or dask")
     result = skill(game, scenario, games, seed, parse_ladder(ladder) if ladder else None, tolerance / 100,
                    time_limit, _jobs(jobs), backend, scheduler, players, tuple(set_ or ()), gaps,
-                   gap_games=gap_games, say=lambda text: console.print(f"  {text}"))
+                   gap_games=gap_games, say=lambda text: console.print(f"  {text}"),
+                   cache=None if replay else out / "levels")
     print_skill(result)
     for path in write_skill(result, out):
         console.print(f"wrote {path}")

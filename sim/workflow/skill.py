@@ -23,12 +23,19 @@ they cost more than the level itself.
 
 Each chunk is reduced to per-game values (to pair with the next level) and integer sums, so the
 result is the same for any chunking, job count and backend (loky or Dask).
+
+Levels are cached (``levels/`` beside the curve, one file a level): a level's per-game values, its
+gaps' sums and its cost, named by everything that fixes them (game, sources and rules digests, seed,
+games, the level's and the deviators' bots, gap games). A later run that meets the same level reads
+it instead of playing it, so extending a ladder by one budget plays that budget alone, paired with
+the cached level before it.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import hashlib
 import json
 import textwrap
 import time
@@ -284,6 +291,36 @@ def play_level(spec: GameSpec, rules: BaseModel, policy: np.ndarray, deviators: 
     return values, gaps, cpu, decisions
 
 
+def level_key(spec: GameSpec, rules: BaseModel, policy: np.ndarray, deviators: list[np.ndarray], names: list[str],
+              n_games: int, seed: int, gap_games: int | None) -> str:
+    """16 hex digits naming a level's games: whatever fixes its per-game values and gaps."""
+    paired = n_games if gap_games is None else min(gap_games, n_games)
+    fixed = {"game": spec.name, "sources": sources_digest(spec.name), "rules": rules_digest(rules), "seed": seed,
+             "games": n_games, "policy": policy.tolist(), "deviators": [d.tolist() for d in deviators],
+             "gap_games": paired if deviators else 0, "metrics": names}
+    return hashlib.sha256(json.dumps(fixed, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def store_level(path: Path, values: dict[str, np.ndarray], gaps: list[PairedSums], cpu: float, decisions: int,
+                wall: float) -> None:
+    """Write a played level (``levels/<game>-<key>.npz``): per-game values, the gaps' sums, its cost."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    meta = {"gaps": [dataclasses.asdict(g) for g in gaps], "cpu": cpu, "decisions": decisions, "wall": wall}
+    partial = path.with_name(path.name + ".partial.npz")
+    np.savez_compressed(partial, meta=np.array(json.dumps(meta)), **{f"value:{k}": v for k, v in values.items()})
+    partial.replace(path)  # whole or not at all: an interrupted run leaves no half level
+
+
+def cached_level(path: Path) -> tuple[dict[str, np.ndarray], list[PairedSums], float, int, float] | None:
+    """A level stored by ``store_level``, or None when there is none."""
+    if not path.is_file():
+        return None
+    with np.load(path, allow_pickle=False) as data:
+        meta = json.loads(str(data["meta"]))
+        values = {k.removeprefix("value:"): data[k] for k in data.files if k.startswith("value:")}
+    return values, [PairedSums(**g) for g in meta["gaps"]], meta["cpu"], meta["decisions"], meta["wall"]
+
+
 def _point(level: str, metric: Metric, values: np.ndarray, before: np.ndarray | None) -> Point:
     est = stats.rate(int(values.sum()), values.size) if metric.kind == "rate" else stats.mean(values)
     change = None
@@ -330,8 +367,9 @@ def skill(game: str | GameSpec, scenario: str | Path = "base", n_games: int = DE
           ladder: list[int] | None = None, tolerance: float = DEFAULT_TOLERANCE, time_limit_s: float | None = None,
           jobs: int = 1, backend: str = "loky", scheduler: str | None = None, players: int | None = None,
           sets: tuple[str, ...] | list[str] = (), gaps: bool = True, chunk_size: int = DEFAULT_CHUNK,
-          gap_games: int | None = None, say=None) -> SkillCurve:
-    """Play the levels in turn on the same games until the headlines settle, the ladder ends or time is up."""
+          gap_games: int | None = None, say=None, cache: Path | None = None) -> SkillCurve:
+    """Play the levels in turn on the same games until the headlines settle, the ladder ends or time is up;
+    a level found in the folder ``cache`` is read rather than played, and one played is stored there."""
     spec = resolve_game(game)
     if spec.search is None:
         raise UserError(_no_search(spec).replace("`sim robust`", "`sim skill`"))
@@ -375,8 +413,18 @@ def skill(game: str | GameSpec, scenario: str | Path = "base", n_games: int = DE
             strong = DEVIATOR * (budget if budget is not None else ladder[0])
             dev_roles = list(wins) if gaps else []
             deviators = [level_policy(spec, rules, roles, budget, (r, strong)) for r in dev_roles]
-            values, gap_sums, cpu, decisions = play_level(spec, rules, policy, deviators, names, n_games, seed, jobs,
-                                                          backend, scheduler, chunk_size, gap_games)
+            key = level_key(spec, rules, policy, deviators, names, n_games, seed, gap_games)
+            stored = None if cache is None else cache / f"{spec.name}-{key}.npz"
+            found_level = None if stored is None else cached_level(stored)
+            if found_level is None:
+                values, gap_sums, cpu, decisions = play_level(spec, rules, policy, deviators, names, n_games, seed,
+                                                              jobs, backend, scheduler, chunk_size, gap_games)
+                wall = time.perf_counter() - level_began
+                if stored is not None:
+                    store_level(stored, values, gap_sums, cpu, decisions, wall)
+            else:
+                values, gap_sums, cpu, decisions, wall = found_level
+                say(f"{name}: read from {stored} (played before, on these sources and rules)")
             levels.append(name)
             bots[name] = {r: b for r, b in spec.policy_names(policy).items() if r in roles}
             costs.append(LevelCost(name, cpu, decisions, n_games))
@@ -385,7 +433,7 @@ def skill(game: str | GameSpec, scenario: str | Path = "base", n_games: int = DE
                 metric = next(m for m in metrics if m.name == wins[role])
                 d = sums.difference(metric)[0]
                 found.append(Gap(name, role, level_name(spec, strong), d.diff, d.lo, d.hi, sums.n))
-            last_wall = time.perf_counter() - level_began
+            last_wall = wall
             say(f"{name}: {n_games:,} games, {last_wall:.0f} s wall, {cpu:.0f} CPU-s"
                 + (f", {decisions / cpu:,.0f} decisions per CPU-s" if decisions and cpu > 0 else ""))
             before = values

@@ -237,6 +237,41 @@ def test_cli_prints_the_curve_and_one_line_per_headline_and_writes_the_files(sim
     assert "exploitability gap" in out and "search:rollouts=8" in out
     assert "seat 0 wins: not settled: last change" in out and "stopped: ladder end" in out
     assert (tmp_path / "toy-search-skill-bonus-2p.json").is_file()
+    assert len(list((tmp_path / "levels").glob("toy-search-*.npz"))) == 3  # scripted, 1 and 2
+    code, again = sim_main("skill", "toy-search", "--scenario", "bonus", "--players", 2, "--games", 1000,
+                           "--jobs", 1, "--ladder", "1,2", "--out", tmp_path)
+    assert code == 0 and again.out.count("read from") == 3 and _verdicts(again.out) == _verdicts(out)
+    code, replayed = sim_main("skill", "toy-search", "--scenario", "bonus", "--players", 2, "--games", 1000,
+                              "--jobs", 1, "--ladder", "1,2", "--out", tmp_path, "--replay")
+    assert code == 0 and "read from" not in replayed.out and _verdicts(replayed.out) == _verdicts(out)
+
+
+def _verdicts(out: str) -> list[str]:
+    return [line.strip() for line in out.splitlines() if "settled" in line and "wins:" in line]
+
+
+def test_a_longer_ladder_plays_only_its_new_level_paired_with_the_cached_ones(tmp_path, monkeypatch):
+    """Cached levels are read, not played: extending the ladder by one budget plays that budget alone,
+    and the curve is the one a run from nothing gives (the same games, paired with the level before)."""
+    from sim.workflow import skill as module
+
+    cache = tmp_path / "levels"
+    whole = skill(SEARCHING, "bonus", 600, seed=4, ladder=[1, 2, 4], players=3, gap_games=200)
+    short = skill(SEARCHING, "bonus", 600, seed=4, ladder=[1, 2], players=3, gap_games=200, cache=cache)
+    assert len(list(cache.glob("toy-search-*.npz"))) == 3
+    played = []
+    real = module.play_level
+    monkeypatch.setattr(module, "play_level", lambda *args, **kw: played.append(args[2].tolist()) or real(*args, **kw))
+    longer = skill(SEARCHING, "bonus", 600, seed=4, ladder=[1, 2, 4], players=3, gap_games=200, cache=cache)
+    searching = {bot for bot in SEARCHING.policy_names(np.array(played[0])).values() if bot.startswith("search")}
+    assert len(played) == 1 and searching == {"search:rollouts=4"}
+    assert longer.points == whole.points and longer.gaps == whole.gaps and longer.verdicts == whole.verdicts
+    assert longer.costs[:3] == short.costs
+    skill(SEARCHING, "bonus", 600, seed=5, ladder=[1], players=3, gap_games=200, cache=cache)
+    assert len(played) == 3  # another seed: other games, played (scripted and budget 1)
+    monkeypatch.setattr(module, "sources_digest", lambda game: "0" * 16)
+    skill(SEARCHING, "bonus", 600, seed=4, ladder=[1], players=3, gap_games=200, cache=cache)
+    assert len(played) == 5  # other sources: the cached levels are not these sources' games
 
 
 @pytest.mark.parametrize("game", ["island-nation", "ocracoke", "wonderful-island"])
