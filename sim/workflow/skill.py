@@ -28,7 +28,8 @@ Levels are cached (``levels/`` beside the curve, one file a level): a level's pe
 gaps' sums and its cost, named by everything that fixes them (game, sources and rules digests, seed,
 games, the level's and the deviators' bots, gap games). A later run that meets the same level reads
 it instead of playing it, so extending a ladder by one budget plays that budget alone, paired with
-the cached level before it.
+the cached level before it. While a level plays, its finished chunks are kept beside it
+(``levels/<game>-<key>/``), so a level stopped half way goes on where it stopped.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ import dataclasses
 import datetime as dt
 import hashlib
 import json
+import shutil
 import textwrap
 import time
 from collections.abc import Iterator
@@ -61,6 +63,7 @@ DEFAULT_GAMES = 10_000  # a ±1 pt interval on a rate near 50 % needs about 9,60
 DEFAULT_TOLERANCE = 0.01  # ±1 point
 DEFAULT_OUT = Path("reports/skill")
 RUNGS = 6  # levels of search in the default ladder: B .. 32B
+CHUNKS_A_JOB = 16  # a level's chunks per job (at most): what a stopped level loses is at most one a job
 
 
 @dataclass
@@ -270,25 +273,41 @@ def _chunks(n_games: int, size: int, spread: int, jobs: int) -> list[tuple[int, 
 
 def play_level(spec: GameSpec, rules: BaseModel, policy: np.ndarray, deviators: list[np.ndarray],
                names: list[str], n_games: int, seed: int, jobs: int, backend: str, scheduler: str | None,
-               chunk_size: int, gap_games: int | None = None) -> tuple[dict[str, np.ndarray], list[PairedSums], float, int]:
+               chunk_size: int, gap_games: int | None = None,
+               partial: Path | None = None) -> tuple[dict[str, np.ndarray], list[PairedSums], float, int]:
     """One level on games 0..n_games-1: per-game values in game order, each deviator's paired sums (on
-    games 0..gap_games-1), CPU seconds and search decisions (summed over the chunks, wherever they ran)."""
-    size = max(64, min(chunk_size, -(-n_games // (4 * max(1, jobs)))))
+    games 0..gap_games-1), CPU seconds and search decisions (summed over the chunks, wherever they ran).
+    With a folder ``partial`` each chunk is stored there as it finishes and a chunk found there is read,
+    not played: a level stopped half way (interrupted, or the machine lost) goes on where it stopped."""
+    size = max(64, min(chunk_size, -(-n_games // (CHUNKS_A_JOB * max(1, jobs)))))
     paired = n_games if gap_games is None else min(gap_games, n_games)
-    tasks = [(spec, rules, policy, deviators, names, seed, start, count, paired)
-             for start, count in _chunks(n_games, size, paired if deviators else 0, max(1, jobs))]
+    plan = _chunks(n_games, size, paired if deviators else 0, max(1, jobs))
     values = {name: np.zeros(n_games, np.int64) for name in names}
     gaps = [PairedSums() for _ in deviators]
-    cpu, decisions = 0.0, 0
-    for start, part, chunk_gaps, chunk_cpu, chunk_decisions in _iter_parallel(
-            tasks, max(1, jobs), backend, scheduler, work=_level_chunk):
+    cost = [0.0, 0]
+
+    def take(start, part, chunk_gaps, chunk_cpu, chunk_decisions):
         for name in names:
             values[name][start:start + len(part[name])] = part[name]
         for total, g in zip(gaps, chunk_gaps, strict=True):
             total.add(g)
-        cpu += chunk_cpu
-        decisions += chunk_decisions
-    return values, gaps, cpu, decisions
+        cost[0] += chunk_cpu
+        cost[1] += chunk_decisions
+
+    todo = []
+    for start, count in plan:
+        found = None if partial is None else cached_level(partial / f"{start}-{count}.npz")
+        if found is None:
+            todo.append((spec, rules, policy, deviators, names, seed, start, count, paired))
+        else:
+            take(start, *found[:4])
+    for start, part, chunk_gaps, chunk_cpu, chunk_decisions in _iter_parallel(
+            todo, max(1, jobs), backend, scheduler, work=_level_chunk):
+        if partial is not None:
+            count = len(next(iter(part.values())))
+            store_level(partial / f"{start}-{count}.npz", part, chunk_gaps, chunk_cpu, chunk_decisions, 0.0)
+        take(start, part, chunk_gaps, chunk_cpu, chunk_decisions)
+    return values, gaps, cost[0], cost[1]
 
 
 def level_key(spec: GameSpec, rules: BaseModel, policy: np.ndarray, deviators: list[np.ndarray], names: list[str],
@@ -417,11 +436,13 @@ def skill(game: str | GameSpec, scenario: str | Path = "base", n_games: int = DE
             stored = None if cache is None else cache / f"{spec.name}-{key}.npz"
             found_level = None if stored is None else cached_level(stored)
             if found_level is None:
+                partial = None if stored is None else stored.with_suffix("")
                 values, gap_sums, cpu, decisions = play_level(spec, rules, policy, deviators, names, n_games, seed,
-                                                              jobs, backend, scheduler, chunk_size, gap_games)
+                                                              jobs, backend, scheduler, chunk_size, gap_games, partial)
                 wall = time.perf_counter() - level_began
                 if stored is not None:
                     store_level(stored, values, gap_sums, cpu, decisions, wall)
+                    shutil.rmtree(partial, ignore_errors=True)
             else:
                 values, gap_sums, cpu, decisions, wall = found_level
                 say(f"{name}: read from {stored} (played before, on these sources and rules)")

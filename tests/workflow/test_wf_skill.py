@@ -142,10 +142,10 @@ def test_results_do_not_depend_on_jobs_chunks_or_backend(monkeypatch):
             super().__init__(*args, **kwargs)
 
     monkeypatch.setattr(dask.distributed, "LocalCluster", Counted)
-    # 600 games: the gaps' first 400 in chunks of 100 on one job, 50 on two; the rest in 150s and 75s
-    one = skill(SEARCHING, "bonus", 600, seed=4, ladder=[1, 2], players=3, jobs=1, chunk_size=700, gap_games=400)
-    two = skill(SEARCHING, "bonus", 600, seed=4, ladder=[1, 2], players=3, jobs=2, chunk_size=2048, gap_games=400)
-    dask = skill(SEARCHING, "bonus", 600, seed=4, ladder=[1, 2], players=3, jobs=2, backend="dask", gap_games=400)
+    # 2,000 games: the gaps' first 400 in chunks of 100 on one job, 50 on two; the rest in 125s and 64s
+    one = skill(SEARCHING, "bonus", 2000, seed=4, ladder=[1, 2], players=3, jobs=1, chunk_size=700, gap_games=400)
+    two = skill(SEARCHING, "bonus", 2000, seed=4, ladder=[1, 2], players=3, jobs=2, chunk_size=2048, gap_games=400)
+    dask = skill(SEARCHING, "bonus", 2000, seed=4, ladder=[1, 2], players=3, jobs=2, backend="dask", gap_games=400)
     assert len(started) == 1  # one local cluster for the three levels, not one each
     for other in (two, dask):
         assert other.points == one.points and other.gaps == one.gaps and other.verdicts == one.verdicts
@@ -244,6 +244,35 @@ def test_cli_prints_the_curve_and_one_line_per_headline_and_writes_the_files(sim
     code, replayed = sim_main("skill", "toy-search", "--scenario", "bonus", "--players", 2, "--games", 1000,
                               "--jobs", 1, "--ladder", "1,2", "--out", tmp_path, "--replay")
     assert code == 0 and "read from" not in replayed.out and _verdicts(replayed.out) == _verdicts(out)
+
+
+def test_a_level_stopped_half_way_goes_on_where_it_stopped(tmp_path, monkeypatch):
+    """Nothing computed is lost: the chunks a stopped level finished are read, not played, when it goes
+    on, and the curve is the one a run from nothing gives; once whole, the level's chunks are gone."""
+    from sim.workflow import skill as module
+
+    cache = tmp_path / "levels"
+    whole = skill(SEARCHING, "bonus", 1200, seed=3, ladder=[1, 2], players=2, gap_games=300, jobs=1)
+    played = []
+    real = module._level_chunk
+
+    def stops_after_five(*task):
+        if len(played) == 5:
+            raise KeyboardInterrupt
+        played.append(task[6])
+        return real(*task)
+
+    monkeypatch.setattr(module, "_level_chunk", stops_after_five)
+    with pytest.raises(KeyboardInterrupt):
+        skill(SEARCHING, "bonus", 1200, seed=3, ladder=[1, 2], players=2, gap_games=300, jobs=1, cache=cache)
+    kept = sorted(cache.glob("toy-search-*/*.npz"))
+    assert len(kept) == 5 and not list(cache.glob("toy-search-*.npz"))  # five chunks of the scripted level
+    monkeypatch.setattr(module, "_level_chunk", lambda *task: played.append(task[6]) or real(*task))
+    again = skill(SEARCHING, "bonus", 1200, seed=3, ladder=[1, 2], players=2, gap_games=300, jobs=1, cache=cache)
+    assert again.points == whole.points and again.gaps == whole.gaps
+    first_level = module._chunks(1200, 75, 300, 1)  # 1,200 games in chunks of 75, the 300 paired in 4
+    assert played[5:5 + len(first_level) - 5] == [start for start, _ in first_level[5:]]
+    assert len(list(cache.glob("toy-search-*.npz"))) == 3 and not list(cache.glob("toy-search-*/"))
 
 
 def _verdicts(out: str) -> list[str]:
