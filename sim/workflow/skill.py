@@ -282,32 +282,27 @@ def play_level(spec: GameSpec, rules: BaseModel, policy: np.ndarray, deviators: 
     size = max(64, min(chunk_size, -(-n_games // (CHUNKS_A_JOB * max(1, jobs)))))
     paired = n_games if gap_games is None else min(gap_games, n_games)
     plan = _chunks(n_games, size, paired if deviators else 0, max(1, jobs))
-    values = {name: np.zeros(n_games, np.int64) for name in names}
-    gaps = [PairedSums() for _ in deviators]
-    cost = [0.0, 0]
-
-    def take(start, part, chunk_gaps, chunk_cpu, chunk_decisions):
-        for name in names:
-            values[name][start:start + len(part[name])] = part[name]
-        for total, g in zip(gaps, chunk_gaps, strict=True):
-            total.add(g)
-        cost[0] += chunk_cpu
-        cost[1] += chunk_decisions
-
-    todo = []
+    done, todo = [], []
     for start, count in plan:
         found = None if partial is None else cached_level(partial / f"{start}-{count}.npz")
         if found is None:
             todo.append((spec, rules, policy, deviators, names, seed, start, count, paired))
         else:
-            take(start, *found[:4])
+            done.append((start, *found[:4]))
     for start, part, chunk_gaps, chunk_cpu, chunk_decisions in _iter_parallel(
             todo, max(1, jobs), backend, scheduler, work=_level_chunk):
         if partial is not None:
             count = len(next(iter(part.values())))
             store_level(partial / f"{start}-{count}.npz", part, chunk_gaps, chunk_cpu, chunk_decisions, 0.0)
-        take(start, part, chunk_gaps, chunk_cpu, chunk_decisions)
-    return values, gaps, cost[0], cost[1]
+        done.append((start, part, chunk_gaps, chunk_cpu, chunk_decisions))
+    values = {name: np.zeros(n_games, np.int64) for name in names}
+    gaps = [PairedSums() for _ in deviators]
+    for start, part, chunk_gaps, _, _ in done:
+        for name in names:
+            values[name][start:start + len(part[name])] = part[name]
+        for total, g in zip(gaps, chunk_gaps, strict=True):
+            total.add(g)
+    return values, gaps, sum(c[3] for c in done), sum(c[4] for c in done)
 
 
 def level_key(spec: GameSpec, rules: BaseModel, policy: np.ndarray, deviators: list[np.ndarray], names: list[str],
