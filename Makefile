@@ -18,7 +18,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 # one test worker per core (pytest-xdist), each test file in one worker except the long tests, which go
-# first, one by one; tests/conftest.py compiles the engines, search bots and analyses before (two steps
+# first, one by one; tests/conftest.py compiles the engines, search bots and analyses before (two games
 # at a time, in one go rather than after `install`'s engines-only step)
 TEST := $(BIN)/python -m pytest -q -n auto --dist loadfile
 

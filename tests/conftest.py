@@ -3,10 +3,10 @@
 ``make test`` runs the suite on every core (pytest-xdist, one worker per core, each test file in one
 worker). Once the tests are collected, and before any runs, the engines, search bots and analyses'
 own entry points (counterfactual batches) of the games those tests play (``games_of``) are compiled,
-two steps at a time, into numba's on-disk cache (``sim.core.warm``); the workers then load the compiled
-code instead of each compiling it again (and again in each joblib worker). So ``pytest tests/ocracoke``
-compiles Ocracoke only, and the game-agnostic tests (tests/core, the toy games of tests/workflow)
-compile none. On a warm cache this is a check of up to nine marker files. Tests share nothing else
+two games at a time (each game's steps in one process), into numba's on-disk cache (``sim.core.warm``);
+the workers then load the compiled code instead of each compiling it again (and again in each joblib
+worker). So ``pytest tests/ocracoke`` compiles Ocracoke only, and the game-agnostic tests (tests/core,
+the toy games of tests/workflow) compile none. On a warm cache this is a check of up to nine marker files. Tests share nothing else
 across files, so their results do not depend on the order or the worker they run in.
 
 Scheduling (``--dist loadfile``, replaced by ``EachTestOfSplitFiles``): each test of ``SPLIT_FILES``

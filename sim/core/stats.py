@@ -132,13 +132,20 @@ def paired_difference(n: int, sum_x: float, sum_y: float, sum_xx: float, sum_yy:
 
 
 def holm(p_values: list[float], alpha: float = 1 - CONFIDENCE) -> list[bool]:
-    """Which p-values stay significant after Holm's correction for the number of metrics."""
-    from statsmodels.stats.multitest import multipletests
-
-    if not p_values:
-        return []
-    reject, *_ = multipletests(p_values, alpha=alpha, method="holm")
-    return [bool(r) for r in reject]
+    """Which p-values stay significant after Holm's correction for the number of metrics: sorted
+    ascending, the k-th smallest (from 0) is significant while it and every smaller one are at most
+    alpha / (m - k). The step-down is written here, not taken from statsmodels' ``multipletests``, whose
+    Holm branch runs ``gc.collect()`` on every call (half a second in a process holding many objects: 113
+    calls took 62 of 712 s in one profiled run of the test suite); tests/core/test_stats.py checks it
+    against ``multipletests``."""
+    p = np.asarray(p_values, dtype=float)
+    m = p.size
+    order = np.argsort(p, kind="stable")
+    within = p[order] <= alpha / (m - np.arange(m))
+    significant = m if within.all() else int(np.argmin(within))  # the step-down stops at the first miss
+    reject = np.zeros(m, dtype=bool)
+    reject[order[:significant]] = True
+    return reject.tolist()
 
 
 def games_needed(p: float, delta: float, alpha: float = 0.05, power: float = 0.8) -> int:

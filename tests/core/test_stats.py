@@ -1,9 +1,12 @@
 """Intervals, differences and sample sizes against known values."""
 
 import math
+from unittest import mock
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sim.core import stats
 
@@ -76,6 +79,20 @@ def test_paired_difference_is_narrower_for_correlated_games():
 
 def test_holm_keeps_only_strong_results_among_many():
     assert stats.holm([0.001, 0.04, 0.3]) == [True, False, False]
+    assert stats.holm([]) == []
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.floats(0, 1), st.sampled_from([0.0, 0.01, 0.0125, 0.025, 0.05, 1.0])), max_size=12),
+       st.sampled_from([0.01, 0.05, 0.1]))
+def test_holm_agrees_with_statsmodels(p_values, alpha):
+    """The step-down written in stats.holm rejects exactly what statsmodels' multipletests(method="holm")
+    rejects, ties and p-values on a threshold included."""
+    from statsmodels.stats import multitest
+
+    with mock.patch("gc.collect", lambda *args: 0):  # its cost (multipletests collects), not its answer
+        expected = multitest.multipletests(p_values, alpha=alpha, method="holm")[0].tolist() if p_values else []
+    assert stats.holm(p_values, alpha) == expected
 
 
 def test_games_needed_for_one_point_at_even_odds():
