@@ -145,7 +145,8 @@ def _steps_to_do(spec: GameSpec, search: bool) -> list[str]:
 def _compile_steps(name: str, steps: list[str]) -> tuple[str, dict[str, float]]:
     """Game ``name``'s warm-up ``steps``, in order, in one process: the search and the analyses call the
     engine's functions, which a step in a fresh process would compile again (a cold warm-up of the three
-    games took 8.6 % less CPU this way: 257 against 282 CPU-s, 2026-12-05). The seconds of each step."""
+    games took 8.6 % less CPU this way: 257 against 282 CPU-s, one run each beside other work, 2026-12-05).
+    The seconds of each step."""
     from sim.core.registry import get_game
 
     spec = get_game(name)
