@@ -163,8 +163,8 @@ def _remaining_s(name: str, steps: list[str]) -> float:
 
 def _run_steps(todo: dict[str, list[str]], jobs: int, say: Callable[[str], None]) -> dict[str, float]:
     """Run every game's steps in order in one process (``_compile_steps``), ``jobs`` games at a time, the
-    game with the most estimated work first (the longest chain starts first, so both cores stay busy to
-    the end). Returns the seconds per game."""
+    game with the most estimated work first (so the longest chain of steps is not left for last). Returns
+    the seconds per game."""
     times = dict.fromkeys(todo, 0.0)
     longest_first = sorted(todo, key=lambda name: -_remaining_s(name, todo[name]))
     with ProcessPoolExecutor(max_workers=max(1, min(jobs, len(todo)))) as pool:
