@@ -6,8 +6,9 @@ own entry points (counterfactual batches) of the games those tests play (``games
 two games at a time (each game's steps in one process), into numba's on-disk cache (``sim.core.warm``);
 the workers then load the compiled code instead of each compiling it again (and again in each joblib
 worker). So ``pytest tests/ocracoke`` compiles Ocracoke only, and the game-agnostic tests (tests/core,
-the toy games of tests/workflow) compile none. On a warm cache this is a check of up to nine marker files. Tests share nothing else
-across files, so their results do not depend on the order or the worker they run in.
+the toy games of tests/workflow) compile none. On a warm cache this is a check of up to nine marker
+files. Tests share nothing else across files, so their results do not depend on the order or the worker
+they run in.
 
 Scheduling (``--dist loadfile``, replaced by ``EachTestOfSplitFiles``): each test of ``SPLIT_FILES``
 (long, independent tests: the reference cross-checks and the report of every game) is a unit of its
