@@ -205,7 +205,8 @@ def _strong_lines(spec: GameSpec, curve: SkillCurve) -> list[str]:
             continue
         base = scripted[v.metric].value
         where = (f"settled: within ±{100 * curve.tolerance:.1f} points of the level before" if v.settled else
-                 "the curve had not settled" + (f" (last change {_points(v.change)})" if v.change else ""))
+                 "the curve had not settled" + (f" (last change {_points(v.change)})" if v.change else "")
+                 + (f"; {v.trend_text(value=False)}" if v.trend else ""))
         lines.append(f"{v.label} {_pct(v.value)} with {who} searching at {_budget(v.level)} (n={v.value.n:,}), "
                      f"against {_pct(base)} scripted on the same games; {where}.")
     return lines
@@ -273,7 +274,8 @@ def curve_sentence(spec: GameSpec, curve: SkillCurve, stale_note: bool = True) -
     moving = [v for v in wins if not v.settled and v.change]
     largest = max(moving, key=lambda v: abs(v.change[0]), default=None)
     state = ("every win rate settled" if all(v.settled for v in wins) else "the curve had not settled"
-             + (f" (largest last move: {_name(largest.label)} {_points(largest.change)})" if largest else ""))
+             + (f" (largest last move: {_name(largest.label)} {_points(largest.change)}"
+                + (f"; {largest.trend_text(value=False)}" if largest.trend else "") + ")" if largest else ""))
     stale = "" if not stale_note or fresh(curve, spec) else (
         " (played with other compiled sources or other rules than today's)")
     return (f"Strong play{stale}: with {who} searching{at}, {figures} (n={curve.n_games:,} each; scripted "

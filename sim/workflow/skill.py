@@ -100,6 +100,7 @@ class Verdict:
     level: str
     value: stats.Estimate
     change: tuple[float, float, float] | None
+    trend: list[float] = dataclasses.field(default_factory=list)  # not settled: ``steady_trend``'s changes
 
     def text(self, tolerance: float) -> str:
         if self.settled:
@@ -109,7 +110,19 @@ class Verdict:
             return f"{self.label}: not settled: one level only ({self.level})"
         d, lo, hi = (100 * x for x in self.change)
         return (f"{self.label}: not settled: last change {d:+.2f} pt [{lo:+.2f}, {hi:+.2f}] at {self.level} "
-                f"(tolerance ±{100 * tolerance:.1f} pt)")
+                f"(tolerance ±{100 * tolerance:.1f} pt)" + (f"; {self.trend_text()}" if self.trend else ""))
+
+    def trend_text(self, value: bool = True) -> str:
+        """The steady trend in words and where it points if stronger play keeps it: "it fell at each of the
+        last 3 steps up the ladder (...): if stronger play keeps lowering it, its strong-play value is below
+        this level's 41.6 % [40.6, 42.6]" (``value=False``: "... below this level's", for a sentence that
+        gives the value already)."""
+        rising = self.trend[0] > 0
+        steps = ", ".join(f"{100 * d:+.2f}" for d in self.trend)
+        figure = f" {100 * self.value.value:.1f} % [{100 * self.value.lo:.1f}, {100 * self.value.hi:.1f}]"
+        return (f"it {'rose' if rising else 'fell'} at each of the last {len(self.trend)} steps up the ladder "
+                f"({steps} pt, each beyond noise): if stronger play keeps {'raising' if rising else 'lowering'} "
+                f"it, its strong-play value is {'above' if rising else 'below'} this level's" + figure * value)
 
 
 @dataclass
@@ -373,8 +386,22 @@ def verdicts(points: list[Point], metrics: list[Metric], tolerance: float) -> li
                                settled_at.change))
         else:
             last = mine[-1]
-            out.append(Verdict(metric.name, metric.label, False, last.level, last.value, last.change))
+            out.append(Verdict(metric.name, metric.label, False, last.level, last.value, last.change,
+                               steady_trend(mine)))
     return out
+
+
+def steady_trend(mine: list[Point]) -> list[float]:
+    """A headline's last changes from one search budget to the next, oldest first, when each is beyond noise
+    (its 95 % interval excludes 0) and all go one way; [] when fewer than two do. A curve that has not settled
+    but moves steadily one way says which side of its last value strong play lies, if the trend holds."""
+    run: list[float] = []
+    for p in reversed(mine[2:]):  # mine[1]'s change is from the scripted bots, not from a smaller budget
+        d, lo, hi = p.change
+        if not (lo > 0 or hi < 0) or (run and (d > 0) != (run[0] > 0)):
+            break
+        run.insert(0, d)
+    return run if len(run) >= 2 else []
 
 
 def skill(game: str | GameSpec, scenario: str | Path = "base", n_games: int = DEFAULT_GAMES, seed: int = 0,

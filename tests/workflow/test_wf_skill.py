@@ -13,6 +13,7 @@ from toy_spec import GAME, SEARCHING
 
 from sim.core import stats
 from sim.core.errors import UserError
+from sim.core.game import Metric
 from sim.core.runner import simulate
 from sim.workflow.skill import (
     SCRIPTED,
@@ -24,6 +25,8 @@ from sim.workflow.skill import (
     settles,
     skill,
     skill_figure,
+    steady_trend,
+    verdicts,
     within,
     write_skill,
 )
@@ -102,6 +105,40 @@ def test_a_level_settles_when_its_change_is_within_noise_and_tolerance_and_it_is
     assert not settles(_point(0.40, 0.391, 0.409, (-0.012, -0.030, 0.006)), tol)  # within noise, larger than tol
     assert not settles(_point(0.40, 0.380, 0.420, (0.0, -0.02, 0.02)), tol)  # the level is too vague to tell
     assert not settles(_point(0.40, 0.391, 0.409, None), tol)  # the first level has nothing to agree with
+
+
+
+def _step(level, change):
+    from sim.workflow.skill import Point
+
+    return Point(level, "win_0", "seat 0 wins", stats.Estimate(0.40, 0.39, 0.41, 10_000), change)
+
+
+DOWN = (-0.024, -0.037, -0.011)  # beyond noise
+FIRST = [_step(SCRIPTED, None), _step("search:rollouts=1", (-0.17, -0.18, -0.16))]
+
+
+def test_a_headline_moving_one_way_beyond_noise_at_each_step_up_the_ladder_has_a_steady_trend():
+    assert steady_trend(FIRST + [_step("search:rollouts=2", DOWN), _step("search:rollouts=4", DOWN)]) == [-0.024] * 2
+    assert steady_trend(FIRST + [_step("search:rollouts=2", DOWN)]) == []  # one step is not a trend
+    assert steady_trend(FIRST) == []  # the step from the scripted bots is not one up the ladder
+    up_then_down = [(0.02, 0.01, 0.03), DOWN, DOWN]
+    assert steady_trend(FIRST + [_step(f"search:rollouts={2 << k}", c) for k, c in enumerate(up_then_down)]) == \
+        [-0.024] * 2  # the last run one way only
+    assert steady_trend(FIRST + [_step("search:rollouts=2", DOWN), _step("search:rollouts=4", (-0.01, -0.023, 0.003)),
+                                 ]) == []  # the last step within noise ends it
+
+
+def test_an_unsettled_verdict_says_its_steady_trend_and_which_side_strong_play_lies():
+    metric = Metric("win_0", "seat 0 wins")
+    points = FIRST + [_step("search:rollouts=2", DOWN), _step("search:rollouts=4", DOWN)]
+    verdict = verdicts(points, [metric], 0.01)[0]
+    assert not verdict.settled and verdict.trend == [-0.024, -0.024]
+    assert verdict.text(0.01).endswith(
+        "(tolerance ±1.0 pt); it fell at each of the last 2 steps up the ladder (-2.40, -2.40 pt, each beyond "
+        "noise): if stronger play keeps lowering it, its strong-play value is below this level's 40.0 % [39.0, 41.0]")
+    settled = verdicts(points + [_step("search:rollouts=8", (0.0, -0.009, 0.009))], [metric], 0.01)[0]
+    assert settled.settled and settled.trend == []
 
 
 def test_the_gaps_can_be_played_on_the_first_games_only():

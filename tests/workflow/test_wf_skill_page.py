@@ -58,6 +58,20 @@ def test_page_one_states_the_strong_play_figure_beside_the_scripted_one(curve, t
     assert expected in " ".join(two)  # two sides: a line each
 
 
+
+def test_page_one_says_a_steady_trend_and_which_side_of_the_last_level_strong_play_lies(curve):
+    from sim.workflow.report import _strong_lines
+
+    largest = max((v for v in curve.verdicts if v.metric.startswith("win_")), key=lambda v: abs(v.change[0]))
+    trending = dataclasses.replace(curve, verdicts=[
+        dataclasses.replace(v, trend=[-0.03, -0.02]) if v is largest else v for v in curve.verdicts])
+    said = ("it fell at each of the last 2 steps up the ladder (-3.00, -2.00 pt, each beyond noise): if stronger "
+            "play keeps lowering it, its strong-play value is below this level's")
+    line = next(x for x in _strong_lines(SEARCHING, trending) if x.startswith(largest.label))
+    assert line.endswith(said + ".")  # the line gave the value already
+    assert curve_sentence(SEARCHING, trending).endswith(said + ").")  # the largest mover's trend
+    assert "steps up the ladder" not in " ".join(_strong_lines(SEARCHING, curve)) + curve_sentence(SEARCHING, curve)
+
 def test_without_a_curve_page_one_says_it_was_not_measured_and_gives_the_command(tmp_path):
     headline = simulate(SEARCHING, "base", 500, 0, progress=False)
     text = " ".join(_play_level(SEARCHING, headline, None, tmp_path / "skill"))
