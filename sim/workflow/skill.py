@@ -115,7 +115,7 @@ class Verdict:
     def trend_text(self, value: bool = True) -> str:
         """The steady trend in words and where it points if stronger play keeps it: "it fell at each of the
         last 3 steps up the ladder (...): if stronger play keeps lowering it, its strong-play value is below
-        this level's 41.6 % [40.6, 42.6]" (``value=False``: "... below this level's", for a sentence that
+        this level's 42.0 % [41.0, 42.9]" (``value=False``: "... below this level's", for a sentence that
         gives the value already)."""
         rising = self.trend[0] > 0
         steps = ", ".join(f"{100 * d:+.2f}" for d in self.trend)

@@ -107,7 +107,6 @@ def test_a_level_settles_when_its_change_is_within_noise_and_tolerance_and_it_is
     assert not settles(_point(0.40, 0.391, 0.409, None), tol)  # the first level has nothing to agree with
 
 
-
 def _step(level, change):
     from sim.workflow.skill import Point
 
@@ -125,8 +124,8 @@ def test_a_headline_moving_one_way_beyond_noise_at_each_step_up_the_ladder_has_a
     up_then_down = [(0.02, 0.01, 0.03), DOWN, DOWN]
     assert steady_trend(FIRST + [_step(f"search:rollouts={2 << k}", c) for k, c in enumerate(up_then_down)]) == \
         [-0.024] * 2  # the last run one way only
-    assert steady_trend(FIRST + [_step("search:rollouts=2", DOWN), _step("search:rollouts=4", (-0.01, -0.023, 0.003)),
-                                 ]) == []  # the last step within noise ends it
+    within_noise = (-0.01, -0.023, 0.003)
+    assert steady_trend(FIRST + [_step("search:rollouts=2", DOWN), _step("search:rollouts=4", within_noise)]) == []
 
 
 def test_an_unsettled_verdict_says_its_steady_trend_and_which_side_strong_play_lies():

@@ -58,7 +58,6 @@ def test_page_one_states_the_strong_play_figure_beside_the_scripted_one(curve, t
     assert expected in " ".join(two)  # two sides: a line each
 
 
-
 def test_page_one_says_a_steady_trend_and_which_side_of_the_last_level_strong_play_lies(curve):
     from sim.workflow.report import _strong_lines
 
@@ -71,6 +70,7 @@ def test_page_one_says_a_steady_trend_and_which_side_of_the_last_level_strong_pl
     assert line.endswith(said + ".")  # the line gave the value already
     assert curve_sentence(SEARCHING, trending).endswith(said + ").")  # the largest mover's trend
     assert "steps up the ladder" not in " ".join(_strong_lines(SEARCHING, curve)) + curve_sentence(SEARCHING, curve)
+
 
 def test_without_a_curve_page_one_says_it_was_not_measured_and_gives_the_command(tmp_path):
     headline = simulate(SEARCHING, "base", 500, 0, progress=False)
