@@ -273,9 +273,9 @@ def curve_sentence(spec: GameSpec, curve: SkillCurve, stale_note: bool = True) -
     before = ", ".join(f"{100 * scripted[v.metric].value:.1f} %" for v in wins)
     moving = [v for v in wins if not v.settled and v.change]
     largest = max(moving, key=lambda v: abs(v.change[0]), default=None)
+    trend = f"; {largest.trend_text(value=False)}" if largest and largest.trend else ""
     state = ("every win rate settled" if all(v.settled for v in wins) else "the curve had not settled"
-             + (f" (largest last move: {_name(largest.label)} {_points(largest.change)}"
-                + (f"; {largest.trend_text(value=False)}" if largest.trend else "") + ")" if largest else ""))
+             + (f" (largest last move: {_name(largest.label)} {_points(largest.change)}{trend})" if largest else ""))
     stale = "" if not stale_note or fresh(curve, spec) else (
         " (played with other compiled sources or other rules than today's)")
     return (f"Strong play{stale}: with {who} searching{at}, {figures} (n={curve.n_games:,} each; scripted "

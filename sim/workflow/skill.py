@@ -398,7 +398,7 @@ def steady_trend(mine: list[Point]) -> list[float]:
     run: list[float] = []
     for p in reversed(mine[2:]):  # mine[1]'s change is from the scripted bots, not from a smaller budget
         d, lo, hi = p.change
-        if not (lo > 0 or hi < 0) or (run and (d > 0) != (run[0] > 0)):
+        if lo <= 0.0 <= hi or (run and (d > 0) != (run[0] > 0)):  # within noise (as ``settles``), or a turn
             break
         run.insert(0, d)
     return run if len(run) >= 2 else []
