@@ -276,15 +276,22 @@ def skill_command(
 ) -> None:
     """The skill curve: headline metrics with every role at rising strength (scripted, then search at
     budget B, 2B, 4B, ...) on the same games, until two successive levels agree within the tolerance."""
+    from sim.cli import EXIT_INTERRUPTED
     from sim.core.display import console
     from sim.workflow.skill import parse_ladder, print_skill, skill, write_skill
 
     if backend not in ("loky", "dask"):
         raise UserError(f"--backend {backend}: expected loky or dask")
-    result = skill(game, scenario, games, seed, parse_ladder(ladder) if ladder else None, tolerance / 100,
-                   time_limit, _jobs(jobs), backend, scheduler, players, tuple(set_ or ()), gaps,
-                   gap_games=gap_games, say=lambda text: console.print(f"  {text}"),
-                   cache=None if replay else out / "levels")
+    cache = None if replay else out / "levels"
+    try:
+        result = skill(game, scenario, games, seed, parse_ladder(ladder) if ladder else None, tolerance / 100,
+                       time_limit, _jobs(jobs), backend, scheduler, players, tuple(set_ or ()), gaps,
+                       gap_games=gap_games, say=lambda text: console.print(f"  {text}"), cache=cache)
+    except KeyboardInterrupt:  # the levels and chunks finished so far are on disk: say so, not "nothing written"
+        print("interrupted: nothing written (--replay keeps no level)" if cache is None else
+              f"interrupted: the levels and chunks finished so far are kept in {cache}; the same command goes on "
+              "from them", file=sys.stderr)
+        raise typer.Exit(EXIT_INTERRUPTED) from None
     print_skill(result)
     for path in write_skill(result, out):
         console.print(f"wrote {path}")

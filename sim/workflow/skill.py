@@ -38,6 +38,7 @@ import dataclasses
 import datetime as dt
 import hashlib
 import json
+import re
 import shutil
 import textwrap
 import time
@@ -318,6 +319,36 @@ def play_level(spec: GameSpec, rules: BaseModel, policy: np.ndarray, deviators: 
     return values, gaps, sum(c[3] for c in done), sum(c[4] for c in done)
 
 
+def kept_so_far(partial: Path | None, metrics: list[Metric], before: dict[str, np.ndarray] | None,
+                level: str) -> tuple[int, list[Point]]:
+    """The games of a level stopped half way that its kept chunks (the folder ``partial``) hold, and each
+    headline on them: its value and, paired on those same games, its change from the level before."""
+    parts = [] if partial is None or not partial.is_dir() else [
+        (int(found[1]), cached_level(chunk)[0]) for chunk in sorted(partial.iterdir())
+        if (found := re.fullmatch(r"(\d+)-(\d+)\.npz", chunk.name))]
+    if not parts:
+        return 0, []
+    games = np.concatenate([np.arange(start, start + len(next(iter(v.values())))) for start, v in parts])
+    points = [_point(level, m, np.concatenate([v[m.name] for _, v in parts]),
+                     None if before is None else before[m.name][games]) for m in metrics]
+    return games.size, points
+
+
+def _say_kept(say, level: str, partial: Path | None, metrics: list[Metric], before: dict[str, np.ndarray] | None,
+              n_games: int, stopped: bool = False) -> None:
+    """Say how many of ``level``'s games its kept chunks hold, going on from them or, when the level
+    ``stopped``, kept for the next run, and each headline on them so far (``kept_so_far``). Nothing
+    when none are kept."""
+    kept, points = kept_so_far(partial, metrics, before, level)
+    if not kept:
+        return
+    say(f"{level}: stopped; {kept:,} of {n_games:,} games are kept in {partial} (run the same command to go on "
+        f"from them)" if stopped else f"{level}: going on from the {kept:,} of {n_games:,} games played in {partial}")
+    for p in points:
+        say(f"  so far, on those games: {p.label} {_pct(p.value)}"
+            + ("" if p.change is None else f", change from the level before {_change(p.change)} pt"))
+
+
 def level_key(spec: GameSpec, rules: BaseModel, policy: np.ndarray, deviators: list[np.ndarray], names: list[str],
               n_games: int, seed: int, gap_games: int | None) -> str:
     """16 hex digits naming a level's games: whatever fixes its per-game values and gaps."""
@@ -459,8 +490,14 @@ def skill(game: str | GameSpec, scenario: str | Path = "base", n_games: int = DE
             found_level = None if stored is None else cached_level(stored)
             if found_level is None:
                 partial = None if stored is None else stored.with_suffix("")
-                values, gap_sums, cpu, decisions = play_level(spec, rules, policy, deviators, names, n_games, seed,
-                                                              jobs, backend, scheduler, chunk_size, gap_games, partial)
+                _say_kept(say, name, partial, metrics, before, n_games)
+                try:
+                    values, gap_sums, cpu, decisions = play_level(spec, rules, policy, deviators, names, n_games,
+                                                                  seed, jobs, backend, scheduler, chunk_size,
+                                                                  gap_games, partial)
+                except KeyboardInterrupt:
+                    _say_kept(say, name, partial, metrics, before, n_games, stopped=True)
+                    raise
                 wall = time.perf_counter() - level_began
                 if stored is not None:
                     store_level(stored, values, gap_sums, cpu, decisions, wall)

@@ -311,6 +311,69 @@ def test_a_level_stopped_half_way_goes_on_where_it_stopped(tmp_path, monkeypatch
     assert len(list(cache.glob("toy-search-*.npz"))) == 3 and not list(cache.glob("toy-search-*/"))
 
 
+def _stop_in_level(module, monkeypatch, level: int, chunks: int):
+    """Make ``sim skill``'s chunk worker raise KeyboardInterrupt (Ctrl-C) once the ``level``-th level (0:
+    scripted) has played ``chunks`` chunks. Returns the real worker."""
+    real, policies, played = module._level_chunk, [], []
+
+    def stops(*task):
+        if not any(np.array_equal(task[2], seen) for seen in policies):
+            policies.append(task[2])
+        if len(policies) > level and len(played) == chunks:
+            raise KeyboardInterrupt
+        if len(policies) > level:
+            played.append(task[6])
+        return real(*task)
+
+    monkeypatch.setattr(module, "_level_chunk", stops)
+    return real
+
+
+def test_a_stopped_level_says_what_it_kept_and_each_headline_so_far_on_those_games(tmp_path, monkeypatch):
+    """Stopped in its second level after five chunks (games 0-374), the run says how many games it kept and
+    each headline on them with its change from the level before, paired on those games: the values a curve
+    of exactly games 0-374 gives. Going on, it says it goes on from them."""
+    from sim.workflow import skill as module
+
+    cache, said = tmp_path / "levels", []
+    real = _stop_in_level(module, monkeypatch, 1, 5)
+    with pytest.raises(KeyboardInterrupt):
+        skill(SEARCHING, "bonus", 1200, seed=3, ladder=[1, 2], players=2, gap_games=300, jobs=1, cache=cache,
+              say=said.append)
+    monkeypatch.setattr(module, "_level_chunk", real)
+    short = skill(SEARCHING, "bonus", 375, seed=3, ladder=[1], players=2, gap_games=300, jobs=1)
+    level = "search:rollouts=1"
+    [partial] = [folder for folder in cache.glob("toy-search-*") if folder.is_dir()]
+    assert said[-3] == (f"{level}: stopped; 375 of 1,200 games are kept in {partial} (run the same command to go "
+                        "on from them)")
+    for p, line in zip([p for p in short.points if p.level == level], said[-2:], strict=True):
+        assert p.change is not None and line == (f"  so far, on those games: {p.label} {module._pct(p.value)}, "
+                                                 f"change from the level before {module._change(p.change)} pt")
+    said.clear()
+    skill(SEARCHING, "bonus", 1200, seed=3, ladder=[1, 2], players=2, gap_games=300, jobs=1, cache=cache,
+          say=said.append)
+    assert f"{level}: going on from the 375 of 1,200 games played in {partial}" in said
+
+
+def test_cli_interrupted_says_the_levels_and_chunks_are_kept_and_exits_130(sim_main, tmp_path, monkeypatch):
+    """Ctrl-C in the second level: exit 130, no traceback, and not "nothing written": the scripted level and
+    the second level's finished chunks are on disk, and the run says how many games those hold."""
+    import re
+
+    from sim.workflow import skill as module
+
+    _stop_in_level(module, monkeypatch, 1, 2)
+    code, captured = sim_main("skill", "toy-search", "--scenario", "bonus", "--players", 2, "--games", 1000,
+                              "--jobs", 1, "--ladder", "1,2", "--out", tmp_path)
+    assert code == 130 and "Traceback" not in captured.err and "nothing written" not in captured.err
+    assert f"interrupted: the levels and chunks finished so far are kept in {tmp_path / 'levels'}" in captured.err
+    kept = re.search(r"search:rollouts=1: stopped; ([\d,]+) of 1,000 games are kept", " ".join(captured.out.split()))
+    chunks = [f for f in (tmp_path / "levels").glob("toy-search-*/*.npz")]
+    assert kept and len(chunks) == 2 and int(kept[1].replace(",", "")) == sum(
+        int(f.stem.split("-")[1]) for f in chunks)
+    assert len(list((tmp_path / "levels").glob("toy-search-*.npz"))) == 1  # the scripted level, whole
+
+
 def _verdicts(out: str) -> list[str]:
     return [line.strip() for line in out.splitlines() if "settled" in line and "wins:" in line]
 
