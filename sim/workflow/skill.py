@@ -54,7 +54,7 @@ from sim.core import stats
 from sim.core.errors import UserError
 from sim.core.game import GameSpec, Metric
 from sim.core.paired import PairedSums
-from sim.core.runner import _iter_parallel, chunk_plan, resolve_scenario
+from sim.core.runner import _iter_parallel, _make_progress, _progress_enabled, chunk_plan, resolve_scenario
 from sim.workflow.common import DEFAULT_CHUNK, active_roles, headline_metrics, resolve_game
 from sim.workflow.robust import _no_search, played_today, read_result, rules_digest, sources_digest
 
@@ -292,7 +292,8 @@ def play_level(spec: GameSpec, rules: BaseModel, policy: np.ndarray, deviators: 
     """One level on games 0..n_games-1: per-game values in game order, each deviator's paired sums (on
     games 0..gap_games-1), CPU seconds and search decisions (summed over the chunks, wherever they ran).
     With a folder ``partial`` each chunk is stored there as it finishes and a chunk found there is read,
-    not played: a level stopped half way (interrupted, or the machine lost) goes on where it stopped."""
+    not played: a level stopped half way (interrupted, or the machine lost) goes on where it stopped. On a
+    terminal, a progress bar of the level's games (those read from ``partial`` count as done)."""
     size = max(64, min(chunk_size, -(-n_games // (CHUNKS_A_JOB * max(1, jobs)))))
     paired = n_games if gap_games is None else min(gap_games, n_games)
     plan = _chunks(n_games, size, paired if deviators else 0, max(1, jobs))
@@ -303,12 +304,22 @@ def play_level(spec: GameSpec, rules: BaseModel, policy: np.ndarray, deviators: 
             todo.append((spec, rules, policy, deviators, names, seed, start, count, paired))
         else:
             done.append((start, *found[:4]))
-    for start, part, chunk_gaps, chunk_cpu, chunk_decisions in _iter_parallel(
-            todo, max(1, jobs), backend, scheduler, work=_level_chunk):
-        if partial is not None:
+    bar = _make_progress(n_games) if _progress_enabled(None) else None
+    try:
+        if bar is not None:
+            bar[0].start()
+            bar[0].reset(bar[1], completed=sum(len(next(iter(d[1].values()))) for d in done))  # kept: no speed
+        for start, part, chunk_gaps, chunk_cpu, chunk_decisions in _iter_parallel(
+                todo, max(1, jobs), backend, scheduler, work=_level_chunk):
             count = len(next(iter(part.values())))
-            store_level(partial / f"{start}-{count}.npz", part, chunk_gaps, chunk_cpu, chunk_decisions, 0.0)
-        done.append((start, part, chunk_gaps, chunk_cpu, chunk_decisions))
+            if partial is not None:
+                store_level(partial / f"{start}-{count}.npz", part, chunk_gaps, chunk_cpu, chunk_decisions, 0.0)
+            done.append((start, part, chunk_gaps, chunk_cpu, chunk_decisions))
+            if bar is not None:
+                bar[0].update(bar[1], advance=count)
+    finally:
+        if bar is not None:
+            bar[0].stop()
     values = {name: np.zeros(n_games, np.int64) for name in names}
     gaps = [PairedSums() for _ in deviators]
     for start, part, chunk_gaps, _, _ in done:

@@ -355,6 +355,43 @@ def test_a_stopped_level_says_what_it_kept_and_each_headline_so_far_on_those_gam
     assert f"{level}: going on from the 375 of 1,200 games played in {partial}" in said
 
 
+def test_on_a_terminal_each_level_shows_a_progress_bar_of_its_games_counting_those_kept(tmp_path, monkeypatch):
+    """A level's bar runs to its games: from 0 when played from nothing, from the kept games when it goes on
+    from a stopped run (kept games are reset in, not advanced, so they do not count in the games/s)."""
+    from sim.workflow import skill as module
+
+    bars = []
+
+    class Bar:
+        def __init__(self, total):
+            self.total, self.done, self.kept, self.running = total, 0, None, False
+            bars.append(self)
+
+        def start(self):
+            self.running = True
+
+        def stop(self):
+            self.running = False
+
+        def reset(self, task, completed):
+            self.kept = self.done = completed
+
+        def update(self, task, advance):
+            self.done += advance
+
+    monkeypatch.setattr(module, "_progress_enabled", lambda progress: True)
+    monkeypatch.setattr(module, "_make_progress", lambda n: (Bar(n), 0))
+    real = _stop_in_level(module, monkeypatch, 1, 5)
+    with pytest.raises(KeyboardInterrupt):
+        skill(SEARCHING, "bonus", 1200, seed=3, ladder=[1, 2], players=2, gap_games=300, jobs=1,
+              cache=tmp_path / "levels")
+    monkeypatch.setattr(module, "_level_chunk", real)
+    skill(SEARCHING, "bonus", 1200, seed=3, ladder=[1, 2], players=2, gap_games=300, jobs=1, cache=tmp_path / "levels")
+    assert [(b.total, b.kept, b.done, b.running) for b in bars] == [
+        (1200, 0, 1200, False), (1200, 0, 375, False),  # the scripted level; the second, stopped at 375
+        (1200, 375, 1200, False), (1200, 0, 1200, False)]  # (the scripted level read whole: no bar)
+
+
 def test_cli_interrupted_says_the_levels_and_chunks_are_kept_and_exits_130(sim_main, tmp_path, monkeypatch):
     """Ctrl-C in the second level: exit 130, no traceback, and not "nothing written": the scripted level and
     the second level's finished chunks are on disk, and the run says how many games those hold."""
