@@ -273,6 +273,9 @@ def skill_command(
     replay: Annotated[bool, typer.Option("--replay", help="Play every level again, rather than read the levels "
                                          "cached in OUT/levels (played before on the same sources, rules, seed, "
                                          "games and bots)")] = False,
+    status: Annotated[bool, typer.Option("--status", help="Play nothing: print the curve of the levels already "
+                                         "played whole and, of the next, how many games are kept so far (a "
+                                         "run going on, or stopped) and each headline on them; writes nothing")] = False,
 ) -> None:
     """The skill curve: headline metrics with every role at rising strength (scripted, then search at
     budget B, 2B, 4B, ...) on the same games, until two successive levels agree within the tolerance."""
@@ -282,19 +285,23 @@ def skill_command(
 
     if backend not in ("loky", "dask"):
         raise UserError(f"--backend {backend}: expected loky or dask")
+    if status and replay:
+        raise UserError("--status reads the levels kept in OUT/levels, --replay plays them again: not both")
     cache = None if replay else out / "levels"
     try:
         result = skill(game, scenario, games, seed, parse_ladder(ladder) if ladder else None, tolerance / 100,
                        time_limit, _jobs(jobs), backend, scheduler, players, tuple(set_ or ()), gaps,
-                       gap_games=gap_games, say=lambda text: console.print(f"  {text}"), cache=cache)
+                       gap_games=gap_games, say=lambda text: console.print(f"  {text}"), cache=cache, status=status)
     except KeyboardInterrupt:  # the levels and chunks finished so far are on disk: say so, not "nothing written"
         print("interrupted: nothing written (--replay keeps no level)" if cache is None else
               f"interrupted: the levels and chunks finished so far are kept in {cache}; the same command goes on "
               "from them", file=sys.stderr)
         raise typer.Exit(EXIT_INTERRUPTED) from None
-    print_skill(result)
-    for path in write_skill(result, out):
-        console.print(f"wrote {path}")
+    if result.levels:
+        print_skill(result)
+    if not status:
+        for path in write_skill(result, out):
+            console.print(f"wrote {path}")
 
 
 def report_command(

@@ -159,7 +159,7 @@ class SkillCurve:
     gaps: list[Gap]
     verdicts: list[Verdict]
     costs: list[LevelCost]
-    stopped: str  # "settled", "ladder end" or "time limit"
+    stopped: str  # "settled", "ladder end", "time limit" or "status" (``--status``: played nothing)
     elapsed_s: float
     sources: str
     date: str
@@ -345,19 +345,23 @@ def kept_so_far(partial: Path | None, metrics: list[Metric], before: dict[str, n
     return games.size, points
 
 
+KEPT = {"going on": "{level}: going on from the {kept} of {n} games played in {folder}",
+        "stopped": "{level}: stopped; {kept} of {n} games are kept in {folder} (run the same command to go on from them)",
+        "status": "{level}: {kept} of {n} games played so far, kept in {folder}"}
+
+
 def _say_kept(say, level: str, partial: Path | None, metrics: list[Metric], before: dict[str, np.ndarray] | None,
-              n_games: int, stopped: bool = False) -> None:
-    """Say how many of ``level``'s games its kept chunks hold, going on from them or, when the level
-    ``stopped``, kept for the next run, and each headline on them so far (``kept_so_far``). Nothing
-    when none are kept."""
+              n_games: int, how: str) -> int:
+    """Say how many of ``level``'s games its kept chunks hold (``how``: the run is going on from them, has
+    stopped, or only looks: ``KEPT``) and each headline on them so far (``kept_so_far``); nothing when
+    none are kept. Returns how many."""
     kept, points = kept_so_far(partial, metrics, before, level)
-    if not kept:
-        return
-    say(f"{level}: stopped; {kept:,} of {n_games:,} games are kept in {partial} (run the same command to go on "
-        f"from them)" if stopped else f"{level}: going on from the {kept:,} of {n_games:,} games played in {partial}")
+    if kept:
+        say(KEPT[how].format(level=level, kept=f"{kept:,}", n=f"{n_games:,}", folder=partial))
     for p in points:
         say(f"  so far, on those games: {p.label} {_pct(p.value)}"
             + ("" if p.change is None else f", change from the level before {_change(p.change)} pt"))
+    return kept
 
 
 def level_key(spec: GameSpec, rules: BaseModel, policy: np.ndarray, deviators: list[np.ndarray], names: list[str],
@@ -422,6 +426,8 @@ def verdicts(points: list[Point], metrics: list[Metric], tolerance: float) -> li
     out = []
     for metric in metrics:
         mine = [p for p in points if p.metric == metric.name]
+        if not mine:  # no level played (``status`` before any is whole)
+            continue
         settled_at = next((p for i, p in enumerate(mine) if all(settles(q, tolerance) for q in mine[i:])), None)
         if settled_at is not None:
             out.append(Verdict(metric.name, metric.label, True, settled_at.level, settled_at.value,
@@ -450,9 +456,11 @@ def skill(game: str | GameSpec, scenario: str | Path = "base", n_games: int = DE
           ladder: list[int] | None = None, tolerance: float = DEFAULT_TOLERANCE, time_limit_s: float | None = None,
           jobs: int = 1, backend: str = "loky", scheduler: str | None = None, players: int | None = None,
           sets: tuple[str, ...] | list[str] = (), gaps: bool = True, chunk_size: int = DEFAULT_CHUNK,
-          gap_games: int | None = None, say=None, cache: Path | None = None) -> SkillCurve:
+          gap_games: int | None = None, say=None, cache: Path | None = None, status: bool = False) -> SkillCurve:
     """Play the levels in turn on the same games until the headlines settle, the ladder ends or time is up;
-    a level found in the folder ``cache`` is read rather than played, and one played is stored there."""
+    a level found in the folder ``cache`` is read rather than played, and one played is stored there. With
+    ``status``, play nothing: the curve of the levels ``cache`` holds whole, up to the first it does not,
+    of which it says the games kept so far and each headline on them (or that it is not played yet)."""
     spec = resolve_game(game)
     if spec.search is None:
         raise UserError(_no_search(spec).replace("`sim robust`", "`sim skill`"))
@@ -482,7 +490,7 @@ def skill(game: str | GameSpec, scenario: str | Path = "base", n_games: int = DE
     before = None
     stopped = "ladder end"
     last_wall = 0.0
-    with one_cluster(backend, scheduler, jobs) as scheduler:  # every level on the same Dask cluster
+    with one_cluster("loky" if status else backend, scheduler, jobs) as scheduler:  # status plays nothing  # every level on the same Dask cluster
         for k, budget in enumerate([None, *ladder]):
             name = level_name(spec, budget)
             if k >= 1 and time_limit_s is not None:
@@ -501,13 +509,18 @@ def skill(game: str | GameSpec, scenario: str | Path = "base", n_games: int = DE
             found_level = None if stored is None else cached_level(stored)
             if found_level is None:
                 partial = None if stored is None else stored.with_suffix("")
-                _say_kept(say, name, partial, metrics, before, n_games)
+                if status:
+                    if not _say_kept(say, name, partial, metrics, before, n_games, "status"):
+                        say(f"{name}: not played yet")
+                    stopped = "status"
+                    break
+                _say_kept(say, name, partial, metrics, before, n_games, "going on")
                 try:
                     values, gap_sums, cpu, decisions = play_level(spec, rules, policy, deviators, names, n_games,
                                                                   seed, jobs, backend, scheduler, chunk_size,
                                                                   gap_games, partial)
                 except KeyboardInterrupt:
-                    _say_kept(say, name, partial, metrics, before, n_games, stopped=True)
+                    _say_kept(say, name, partial, metrics, before, n_games, "stopped")
                     raise
                 wall = time.perf_counter() - level_began
                 if stored is not None:

@@ -349,10 +349,20 @@ def test_a_stopped_level_says_what_it_kept_and_each_headline_so_far_on_those_gam
     for p, line in zip([p for p in short.points if p.level == level], said[-2:], strict=True):
         assert p.change is not None and line == (f"  so far, on those games: {p.label} {module._pct(p.value)}, "
                                                  f"change from the level before {module._change(p.change)} pt")
+    so_far = said[-2:]
+    said.clear()
+    monkeypatch.setattr(module, "_level_chunk", None)  # --status plays nothing
+    looked = skill(SEARCHING, "bonus", 1200, seed=3, ladder=[1, 2], players=2, gap_games=300, jobs=1, cache=cache,
+                   say=said.append, status=True)
+    assert looked.levels == [SCRIPTED] and looked.stopped == "status"
+    assert [p.value.n for p in looked.points] == [1200, 1200]  # the scripted level, read whole
+    assert said[-3:] == [f"{level}: 375 of 1,200 games played so far, kept in {partial}", *so_far]
+    monkeypatch.setattr(module, "_level_chunk", real)
     said.clear()
     skill(SEARCHING, "bonus", 1200, seed=3, ladder=[1, 2], players=2, gap_games=300, jobs=1, cache=cache,
           say=said.append)
-    assert f"{level}: going on from the 375 of 1,200 games played in {partial}" in said
+    going_on = said.index(f"{level}: going on from the 375 of 1,200 games played in {partial}")
+    assert said[going_on + 1:going_on + 3] == so_far
 
 
 def test_on_a_terminal_each_level_shows_a_progress_bar_of_its_games_counting_those_kept(tmp_path, monkeypatch):
@@ -409,6 +419,23 @@ def test_cli_interrupted_says_the_levels_and_chunks_are_kept_and_exits_130(sim_m
     assert kept and len(chunks) == 2 and int(kept[1].replace(",", "")) == sum(
         int(f.stem.split("-")[1]) for f in chunks)
     assert len(list((tmp_path / "levels").glob("toy-search-*.npz"))) == 1  # the scripted level, whole
+
+
+def test_cli_status_plays_and_writes_nothing(sim_main, tmp_path, monkeypatch):
+    """--status after a finished run prints its curve from the cache, plays no chunk and writes no file;
+    with --replay (nothing read) it is a usage error."""
+    from sim.workflow import skill as module
+
+    args = ("skill", "toy-search", "--scenario", "bonus", "--players", 2, "--games", 400, "--jobs", 1,
+            "--ladder", "1,2", "--out", tmp_path)
+    assert sim_main(*args)[0] == 0
+    written = {f: f.stat().st_mtime_ns for f in tmp_path.rglob("*") if f.is_file()}
+    monkeypatch.setattr(module, "_level_chunk", None)
+    code, captured = sim_main(*args, "--status")
+    assert code == 0 and captured.out.count("read from") == 3 and "stopped: ladder end" in captured.out
+    assert "wrote" not in captured.out and {f: f.stat().st_mtime_ns for f in tmp_path.rglob("*") if f.is_file()} == written
+    code, captured = sim_main(*args, "--status", "--replay")
+    assert code == 2 and captured.err.startswith("error: --status reads the levels kept in OUT/levels")
 
 
 def _verdicts(out: str) -> list[str]:
