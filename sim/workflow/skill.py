@@ -333,16 +333,22 @@ def play_level(spec: GameSpec, rules: BaseModel, policy: np.ndarray, deviators: 
 def kept_so_far(partial: Path | None, metrics: list[Metric], before: dict[str, np.ndarray] | None,
                 level: str) -> tuple[int, list[Point]]:
     """The games of a level stopped half way that its kept chunks (the folder ``partial``) hold, and each
-    headline on them: its value and, paired on those same games, its change from the level before."""
-    parts = [] if partial is None or not partial.is_dir() else [
-        (int(found[1]), cached_level(chunk)[0]) for chunk in sorted(partial.iterdir())
-        if (found := re.fullmatch(r"(\d+)-(\d+)\.npz", chunk.name))]
+    headline on them: its value and, paired on those same games, its change from the level before. A
+    chunk overlapping one already counted (kept by a run with other ``--jobs``) is left out."""
+    chunks = [] if partial is None or not partial.is_dir() else sorted(
+        (int(name[1]), int(name[2]), chunk) for chunk in partial.iterdir()
+        if (name := re.fullmatch(r"(\d+)-(\d+)\.npz", chunk.name)))
+    games, parts = [], []
+    for start, count, chunk in chunks:
+        if not games or start >= games[-1][-1] + 1:
+            games.append(np.arange(start, start + count))
+            parts.append(cached_level(chunk)[0])
     if not parts:
         return 0, []
-    games = np.concatenate([np.arange(start, start + len(next(iter(v.values())))) for start, v in parts])
-    points = [_point(level, m, np.concatenate([v[m.name] for _, v in parts]),
-                     None if before is None else before[m.name][games]) for m in metrics]
-    return games.size, points
+    kept = np.concatenate(games)
+    points = [_point(level, m, np.concatenate([v[m.name] for v in parts]),
+                     None if before is None else before[m.name][kept]) for m in metrics]
+    return kept.size, points
 
 
 KEPT = {"going on": "{level}: going on from the {kept} of {n} games played in {folder}",
@@ -490,7 +496,8 @@ def skill(game: str | GameSpec, scenario: str | Path = "base", n_games: int = DE
     before = None
     stopped = "ladder end"
     last_wall = 0.0
-    with one_cluster("loky" if status else backend, scheduler, jobs) as scheduler:  # status plays nothing  # every level on the same Dask cluster
+    # every level on the same Dask cluster (none for status, which plays nothing)
+    with one_cluster("loky" if status else backend, scheduler, jobs) as scheduler:
         for k, budget in enumerate([None, *ladder]):
             name = level_name(spec, budget)
             if k >= 1 and time_limit_s is not None:

@@ -351,6 +351,9 @@ def test_a_stopped_level_says_what_it_kept_and_each_headline_so_far_on_those_gam
                                                  f"change from the level before {module._change(p.change)} pt")
     so_far = said[-2:]
     said.clear()
+    first, second = (module.cached_level(partial / name) for name in ("0-75.npz", "75-75.npz"))
+    module.store_level(partial / "0-150.npz", {k: np.concatenate([first[0][k], second[0][k]]) for k in first[0]},
+                       [], 0.0, 0, 0.0)  # games 0-149 again, as a run with other --jobs would chunk them: not twice
     monkeypatch.setattr(module, "_level_chunk", None)  # --status plays nothing
     looked = skill(SEARCHING, "bonus", 1200, seed=3, ladder=[1, 2], players=2, gap_games=300, jobs=1, cache=cache,
                    say=said.append, status=True)
