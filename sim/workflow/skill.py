@@ -331,24 +331,28 @@ def play_level(spec: GameSpec, rules: BaseModel, policy: np.ndarray, deviators: 
 
 
 def kept_so_far(partial: Path | None, metrics: list[Metric], before: dict[str, np.ndarray] | None,
-                level: str) -> tuple[int, list[Point]]:
-    """The games of a level stopped half way that its kept chunks (the folder ``partial``) hold, and each
-    headline on them: its value and, paired on those same games, its change from the level before. A
-    chunk overlapping one already counted (kept by a run with other ``--jobs``) is left out."""
+                level: str, deviators: int = 0) -> tuple[int, list[Point], list[PairedSums]]:
+    """The games of a level stopped half way that its kept chunks (the folder ``partial``) hold, each
+    headline on them (its value and, paired on those same games, its change from the level before), and
+    each of the ``deviators``' paired sums on the kept games it played. A chunk overlapping one already
+    counted (kept by a run with other ``--jobs``) is left out."""
     chunks = [] if partial is None or not partial.is_dir() else sorted(
         (int(name[1]), int(name[2]), chunk) for chunk in partial.iterdir()
         if (name := re.fullmatch(r"(\d+)-(\d+)\.npz", chunk.name)))
-    games, parts = [], []
+    games, parts, gaps = [], [], [PairedSums() for _ in range(deviators)]
     for start, count, chunk in chunks:
         if not games or start >= games[-1][-1] + 1:
+            values, chunk_gaps, *_ = cached_level(chunk)
             games.append(np.arange(start, start + count))
-            parts.append(cached_level(chunk)[0])
+            parts.append(values)
+            for total, part in zip(gaps, chunk_gaps, strict=False):
+                total.add(part)
     if not parts:
-        return 0, []
+        return 0, [], gaps
     kept = np.concatenate(games)
     points = [_point(level, m, np.concatenate([v[m.name] for v in parts]),
                      None if before is None else before[m.name][kept]) for m in metrics]
-    return kept.size, points
+    return kept.size, points, gaps
 
 
 KEPT = {"going on": "{level}: going on from the {kept} of {n} games played in {folder}",
@@ -357,16 +361,22 @@ KEPT = {"going on": "{level}: going on from the {kept} of {n} games played in {f
 
 
 def _say_kept(say, level: str, partial: Path | None, metrics: list[Metric], before: dict[str, np.ndarray] | None,
-              n_games: int, how: str) -> int:
+              n_games: int, how: str, deviated: list[tuple[str, Metric]], deviator: str) -> int:
     """Say how many of ``level``'s games its kept chunks hold (``how``: the run is going on from them, has
-    stopped, or only looks: ``KEPT``) and each headline on them so far (``kept_so_far``); nothing when
+    stopped, or only looks: ``KEPT``), each headline on them so far and the gap of each ``deviated`` role
+    (with its win rate; played by ``deviator``) on the kept games it played (``kept_so_far``); nothing when
     none are kept. Returns how many."""
-    kept, points = kept_so_far(partial, metrics, before, level)
+    kept, points, gaps = kept_so_far(partial, metrics, before, level, len(deviated))
     if kept:
         say(KEPT[how].format(level=level, kept=f"{kept:,}", n=f"{n_games:,}", folder=partial))
     for p in points:
         say(f"  so far, on those games: {p.label} {_pct(p.value)}"
             + ("" if p.change is None else f", change from the level before {_change(p.change)} pt"))
+    for (role, metric), sums in zip(deviated, gaps, strict=True):
+        if sums.n >= 2:
+            d = sums.difference(metric)[0]
+            say(f"  so far, exploitability gap: {role} at {deviator} {_change((d.diff, d.lo, d.hi))} pt "
+                f"on {sums.n:,} games")
     return kept
 
 
@@ -511,23 +521,25 @@ def skill(game: str | GameSpec, scenario: str | Path = "base", n_games: int = DE
             strong = DEVIATOR * (budget if budget is not None else ladder[0])
             dev_roles = list(wins) if gaps else []
             deviators = [level_policy(spec, rules, roles, budget, (r, strong)) for r in dev_roles]
+            deviated = [(r, next(m for m in metrics if m.name == wins[r])) for r in dev_roles]
+            strong_name = level_name(spec, strong)
             key = level_key(spec, rules, policy, deviators, names, n_games, seed, gap_games)
             stored = None if cache is None else cache / f"{spec.name}-{key}.npz"
             found_level = None if stored is None else cached_level(stored)
             if found_level is None:
                 partial = None if stored is None else stored.with_suffix("")
                 if status:
-                    if not _say_kept(say, name, partial, metrics, before, n_games, "status"):
+                    if not _say_kept(say, name, partial, metrics, before, n_games, "status", deviated, strong_name):
                         say(f"{name}: not played yet")
                     stopped = "status"
                     break
-                _say_kept(say, name, partial, metrics, before, n_games, "going on")
+                _say_kept(say, name, partial, metrics, before, n_games, "going on", deviated, strong_name)
                 try:
                     values, gap_sums, cpu, decisions = play_level(spec, rules, policy, deviators, names, n_games,
                                                                   seed, jobs, backend, scheduler, chunk_size,
                                                                   gap_games, partial)
                 except KeyboardInterrupt:
-                    _say_kept(say, name, partial, metrics, before, n_games, "stopped")
+                    _say_kept(say, name, partial, metrics, before, n_games, "stopped", deviated, strong_name)
                     raise
                 wall = time.perf_counter() - level_began
                 if stored is not None:
@@ -540,10 +552,9 @@ def skill(game: str | GameSpec, scenario: str | Path = "base", n_games: int = DE
             bots[name] = {r: b for r, b in spec.policy_names(policy).items() if r in roles}
             costs.append(LevelCost(name, cpu, decisions, n_games))
             points += [_point(name, m, values[m.name], None if before is None else before[m.name]) for m in metrics]
-            for role, sums in zip(dev_roles, gap_sums, strict=True):
-                metric = next(m for m in metrics if m.name == wins[role])
+            for (role, metric), sums in zip(deviated, gap_sums, strict=True):
                 d = sums.difference(metric)[0]
-                found.append(Gap(name, role, level_name(spec, strong), d.diff, d.lo, d.hi, sums.n))
+                found.append(Gap(name, role, strong_name, d.diff, d.lo, d.hi, sums.n))
             last_wall = wall
             say(f"{name}: {n_games:,} games, {last_wall:.0f} s wall, {cpu:.0f} CPU-s"
                 + (f", {decisions / cpu:,.0f} decisions per CPU-s" if decisions and cpu > 0 else ""))

@@ -330,9 +330,10 @@ def _stop_in_level(module, monkeypatch, level: int, chunks: int):
 
 
 def test_a_stopped_level_says_what_it_kept_and_each_headline_so_far_on_those_games(tmp_path, monkeypatch):
-    """Stopped in its second level after five chunks (games 0-374), the run says how many games it kept and
-    each headline on them with its change from the level before, paired on those games: the values a curve
-    of exactly games 0-374 gives. Going on, it says it goes on from them."""
+    """Stopped in its second level after five chunks (games 0-374, the gaps played on 0-299), the run says
+    how many games it kept, each headline on them with its change from the level before, paired on those
+    games, and each role's gap so far: the values a curve of exactly games 0-374 gives. --status says the
+    same without playing; going on, the run says it goes on from them."""
     from sim.workflow import skill as module
 
     cache, said = tmp_path / "levels", []
@@ -344,12 +345,13 @@ def test_a_stopped_level_says_what_it_kept_and_each_headline_so_far_on_those_gam
     short = skill(SEARCHING, "bonus", 375, seed=3, ladder=[1], players=2, gap_games=300, jobs=1)
     level = "search:rollouts=1"
     [partial] = [folder for folder in cache.glob("toy-search-*") if folder.is_dir()]
-    assert said[-3] == (f"{level}: stopped; 375 of 1,200 games are kept in {partial} (run the same command to go "
-                        "on from them)")
-    for p, line in zip([p for p in short.points if p.level == level], said[-2:], strict=True):
-        assert p.change is not None and line == (f"  so far, on those games: {p.label} {module._pct(p.value)}, "
-                                                 f"change from the level before {module._change(p.change)} pt")
-    so_far = said[-2:]
+    so_far = [f"  so far, on those games: {p.label} {module._pct(p.value)}, change from the level before "
+              f"{module._change(p.change)} pt" for p in short.points if p.level == level]
+    so_far += [f"  so far, exploitability gap: {g.role} at search:rollouts=4 {module._change((g.diff, g.lo, g.hi))} "
+               "pt on 300 games" for g in short.gaps if g.level == level]
+    assert len(so_far) == 4 and said[-5:] == [
+        f"{level}: stopped; 375 of 1,200 games are kept in {partial} (run the same command to go on from them)",
+        *so_far]
     said.clear()
     first, second = (module.cached_level(partial / name) for name in ("0-75.npz", "75-75.npz"))
     module.store_level(partial / "0-150.npz", {k: np.concatenate([first[0][k], second[0][k]]) for k in first[0]},
@@ -359,13 +361,13 @@ def test_a_stopped_level_says_what_it_kept_and_each_headline_so_far_on_those_gam
                    say=said.append, status=True)
     assert looked.levels == [SCRIPTED] and looked.stopped == "status"
     assert [p.value.n for p in looked.points] == [1200, 1200]  # the scripted level, read whole
-    assert said[-3:] == [f"{level}: 375 of 1,200 games played so far, kept in {partial}", *so_far]
+    assert said[-5:] == [f"{level}: 375 of 1,200 games played so far, kept in {partial}", *so_far]
     monkeypatch.setattr(module, "_level_chunk", real)
     said.clear()
     skill(SEARCHING, "bonus", 1200, seed=3, ladder=[1, 2], players=2, gap_games=300, jobs=1, cache=cache,
           say=said.append)
     going_on = said.index(f"{level}: going on from the 375 of 1,200 games played in {partial}")
-    assert said[going_on + 1:going_on + 3] == so_far
+    assert said[going_on + 1:going_on + 5] == so_far
 
 
 def test_on_a_terminal_each_level_shows_a_progress_bar_of_its_games_counting_those_kept(tmp_path, monkeypatch):
