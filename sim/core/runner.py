@@ -15,8 +15,10 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -60,6 +62,20 @@ class Terminated(KeyboardInterrupt):
 
 def _raise_terminated(signum, frame) -> None:
     raise Terminated()
+
+
+@contextmanager
+def sigterm_interrupts() -> Iterator[None]:
+    """While the block runs (in the main thread), SIGTERM raises ``Terminated``, an interrupt like Ctrl-C, so
+    a run stopped either way keeps what it finished and says so."""
+    if threading.current_thread() is not threading.main_thread():  # only the main thread may set handlers
+        yield
+        return
+    before = signal.signal(signal.SIGTERM, _raise_terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
 
 
 @dataclass
@@ -331,38 +347,29 @@ def simulate(
     kept: list[tuple[int, Chunk]] = []
     merged: set[int] = set()
     interrupted: KeyboardInterrupt | None = None
-    on_term = signal.signal(signal.SIGTERM, _raise_terminated) if _main_thread() else None
-    bar = None
     began = time.perf_counter()
-    try:
-        ensure_compiled(spec, scen.rules)  # a cold cache: announced, compiled here once, not in every worker
-        began = time.perf_counter()
-        bar = _make_progress(n_games) if _progress_enabled(progress) else None
-        if bar is not None:
-            bar[0].start()
-        results = _iter_parallel(tasks, jobs, backend, scheduler)
+    with sigterm_interrupts():
         try:
-            for start, summary, rows in results:
-                total.add(summary)
-                merged.add(start)
-                if rows is not None:
-                    kept.append((start, rows))
-                if bar is not None:
-                    bar[0].update(bar[1], advance=summary.n_games)
-        finally:
-            results.close()  # an interrupt: joblib stops its workers here, before the shards are counted
-    except KeyboardInterrupt as exc:
-        interrupted = exc
-        _stop_workers(backend)
-    except BaseException:
-        if folder is not None:
-            folder.abort()
-        raise
-    finally:
-        if bar is not None:
-            bar[0].stop()
-        if on_term is not None:
-            signal.signal(signal.SIGTERM, on_term)
+            ensure_compiled(spec, scen.rules)  # a cold cache: announced, compiled here once, not in every worker
+            began = time.perf_counter()
+            with games_bar(n_games, progress) as advance:
+                results = _iter_parallel(tasks, jobs, backend, scheduler)
+                try:
+                    for start, summary, rows in results:
+                        total.add(summary)
+                        merged.add(start)
+                        if rows is not None:
+                            kept.append((start, rows))
+                        advance(summary.n_games)
+                finally:
+                    results.close()  # an interrupt: joblib stops its workers here, before the shards are counted
+        except KeyboardInterrupt as exc:
+            interrupted = exc
+            stop_workers(backend)
+        except BaseException:
+            if folder is not None:
+                folder.abort()
+            raise
     elapsed = time.perf_counter() - began
     if total.n_games == 0:  # only an interrupt ends a run without a chunk
         if folder is not None:
@@ -378,13 +385,7 @@ def simulate(
     return result
 
 
-def _main_thread() -> bool:
-    import threading
-
-    return threading.current_thread() is threading.main_thread()
-
-
-def _stop_workers(backend: str) -> None:
+def stop_workers(backend: str) -> None:
     """After an interrupt: no loky worker keeps playing (or writing shards) once the run has returned."""
     if backend != "loky":
         return
@@ -467,7 +468,23 @@ def changed_rules(spec: GameSpec, scenario: Scenario) -> dict[str, Any]:
     return {k: v for k, v in now.items() if base.get(k) != v}
 
 
-def _make_progress(n_games: int):
+@contextmanager
+def games_bar(n_games: int, progress: bool | None, done: int = 0) -> Iterator[Callable[[int], None]]:
+    """While the block runs, a progress bar of ``n_games`` games on stderr if ``progress`` (None: on a
+    terminal, not in CI), ``done`` of them played before (counted as done, not in the speed); yields
+    ``advance(count)``, which moves it on (and does nothing without a bar)."""
+    if not _progress_enabled(progress):
+        yield lambda count: None
+        return
+    bar, task = _make_progress(n_games, done)
+    bar.start()
+    try:
+        yield lambda count: bar.update(task, advance=count)
+    finally:
+        bar.stop()
+
+
+def _make_progress(n_games: int, done: int = 0):
     """A rich progress bar on stderr: games done, games/s, elapsed and ETA."""
     from rich.console import Console
     from rich.progress import (
@@ -488,4 +505,4 @@ def _make_progress(n_games: int):
     progress = Progress(TextColumn("games"), BarColumn(), MofNCompleteColumn(), GamesPerSecond(),
                         TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
                         console=Console(stderr=True), transient=True)
-    return progress, progress.add_task("games", total=n_games)
+    return progress, progress.add_task("games", total=n_games, completed=done)

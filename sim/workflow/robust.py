@@ -52,9 +52,8 @@ from sim.core.paired import PairedSums
 from sim.core.runner import (
     RunSummary,
     _iter_parallel,
-    _make_progress,
-    _progress_enabled,
     chunk_plan,
+    games_bar,
     resolve_scenario,
     summarize_chunk,
 )
@@ -285,18 +284,11 @@ def play_arms(spec: GameSpec, rules: BaseModel, arms: list[Arm], metrics: list[M
     tasks = [(spec, rules, policies, names, ranked_names, seed, start, count)
              for start, count in chunk_plan(n_games, size)]
     totals = [ArmSums() for _ in arms]
-    bar = _make_progress(n_games) if _progress_enabled(progress) else None
-    try:
-        if bar is not None:
-            bar[0].start()
+    with games_bar(n_games, progress) as advance:
         for _, parts in _iter_parallel(tasks, max(1, jobs), "loky", None, work=_robust_chunk):
             for total, part in zip(totals, parts, strict=True):
                 total.add(part)
-            if bar is not None:
-                bar[0].update(bar[1], advance=parts[0].summary.n_games)
-    finally:
-        if bar is not None:
-            bar[0].stop()
+            advance(parts[0].summary.n_games)
     return totals
 
 

@@ -54,7 +54,7 @@ from sim.core import stats
 from sim.core.errors import UserError
 from sim.core.game import GameSpec, Metric
 from sim.core.paired import PairedSums
-from sim.core.runner import _iter_parallel, _make_progress, _progress_enabled, chunk_plan, resolve_scenario
+from sim.core.runner import _iter_parallel, chunk_plan, games_bar, resolve_scenario, stop_workers
 from sim.workflow.common import DEFAULT_CHUNK, active_roles, headline_metrics, resolve_game
 from sim.workflow.robust import _no_search, played_today, read_result, rules_digest, sources_digest
 
@@ -285,6 +285,19 @@ def _chunks(n_games: int, size: int, spread: int, jobs: int) -> list[tuple[int, 
     return [*chunk_plan(spread, small), *chunk_plan(n_games - spread, size, spread)]
 
 
+CHUNK = re.compile(r"(\d+)-(\d+)\.npz")  # games start..start+count-1 of a level stopped half way: "start-count.npz"
+
+
+def chunk_file(partial: Path, start: int, count: int) -> Path:
+    """The file in which a level stopped half way keeps its chunk of ``count`` games from ``start`` (``CHUNK``)."""
+    return partial / f"{start}-{count}.npz"
+
+
+def _games(values: dict[str, np.ndarray]) -> int:
+    """How many games a chunk's per-game values hold."""
+    return len(next(iter(values.values())))
+
+
 def play_level(spec: GameSpec, rules: BaseModel, policy: np.ndarray, deviators: list[np.ndarray],
                names: list[str], n_games: int, seed: int, jobs: int, backend: str, scheduler: str | None,
                chunk_size: int, gap_games: int | None = None,
@@ -299,27 +312,19 @@ def play_level(spec: GameSpec, rules: BaseModel, policy: np.ndarray, deviators: 
     plan = _chunks(n_games, size, paired if deviators else 0, max(1, jobs))
     done, todo = [], []
     for start, count in plan:
-        found = None if partial is None else cached_level(partial / f"{start}-{count}.npz")
+        found = None if partial is None else cached_level(chunk_file(partial, start, count))
         if found is None:
             todo.append((spec, rules, policy, deviators, names, seed, start, count, paired))
         else:
             done.append((start, *found[:4]))
-    bar = _make_progress(n_games) if _progress_enabled(None) else None
-    try:
-        if bar is not None:
-            bar[0].start()
-            bar[0].reset(bar[1], completed=sum(len(next(iter(d[1].values()))) for d in done))  # kept: no speed
+    with games_bar(n_games, None, done=sum(_games(d[1]) for d in done)) as advance:
         for start, part, chunk_gaps, chunk_cpu, chunk_decisions in _iter_parallel(
                 todo, max(1, jobs), backend, scheduler, work=_level_chunk):
-            count = len(next(iter(part.values())))
             if partial is not None:
-                store_level(partial / f"{start}-{count}.npz", part, chunk_gaps, chunk_cpu, chunk_decisions, 0.0)
+                store_level(chunk_file(partial, start, _games(part)), part, chunk_gaps, chunk_cpu, chunk_decisions,
+                            0.0)
             done.append((start, part, chunk_gaps, chunk_cpu, chunk_decisions))
-            if bar is not None:
-                bar[0].update(bar[1], advance=count)
-    finally:
-        if bar is not None:
-            bar[0].stop()
+            advance(_games(part))
     values = {name: np.zeros(n_games, np.int64) for name in names}
     gaps = [PairedSums() for _ in deviators]
     for start, part, chunk_gaps, _, _ in done:
@@ -337,8 +342,7 @@ def kept_so_far(partial: Path | None, metrics: list[Metric], before: dict[str, n
     each of the ``deviators``' paired sums on the kept games it played. A chunk overlapping one already
     counted (kept by a run with other ``--jobs``) is left out."""
     chunks = [] if partial is None or not partial.is_dir() else sorted(
-        (int(name[1]), int(name[2]), chunk) for chunk in partial.iterdir()
-        if (name := re.fullmatch(r"(\d+)-(\d+)\.npz", chunk.name)))
+        (int(name[1]), int(name[2]), chunk) for chunk in partial.iterdir() if (name := CHUNK.fullmatch(chunk.name)))
     games, parts, gaps = [], [], [PairedSums() for _ in range(deviators)]
     for start, count, chunk in chunks:
         if not games or start >= games[-1][-1] + 1:
@@ -538,7 +542,8 @@ def skill(game: str | GameSpec, scenario: str | Path = "base", n_games: int = DE
                     values, gap_sums, cpu, decisions = play_level(spec, rules, policy, deviators, names, n_games,
                                                                   seed, jobs, backend, scheduler, chunk_size,
                                                                   gap_games, partial)
-                except KeyboardInterrupt:
+                except KeyboardInterrupt:  # Ctrl-C, or SIGTERM under ``sim skill``: no worker plays on
+                    stop_workers(backend)
                     _say_kept(say, name, partial, metrics, before, n_games, "stopped", deviated, strong_name)
                     raise
                 wall = time.perf_counter() - level_began

@@ -7,6 +7,8 @@ where the changes fall inside the tolerance, and not before.
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pytest
 from toy_spec import GAME, SEARCHING
@@ -311,16 +313,20 @@ def test_a_level_stopped_half_way_goes_on_where_it_stopped(tmp_path, monkeypatch
     assert len(list(cache.glob("toy-search-*.npz"))) == 3 and not list(cache.glob("toy-search-*/"))
 
 
-def _stop_in_level(module, monkeypatch, level: int, chunks: int):
-    """Make ``sim skill``'s chunk worker raise KeyboardInterrupt (Ctrl-C) once the ``level``-th level (0:
-    scripted) has played ``chunks`` chunks. Returns the real worker."""
+def _ctrl_c() -> None:
+    raise KeyboardInterrupt
+
+
+def _stop_in_level(module, monkeypatch, level: int, chunks: int, stop=_ctrl_c):
+    """Make ``sim skill``'s chunk worker ``stop`` (default: raise KeyboardInterrupt, as Ctrl-C does) once
+    the ``level``-th level (0: scripted) has played ``chunks`` chunks. Returns the real worker."""
     real, policies, played = module._level_chunk, [], []
 
     def stops(*task):
         if not any(np.array_equal(task[2], seen) for seen in policies):
             policies.append(task[2])
         if len(policies) > level and len(played) == chunks:
-            raise KeyboardInterrupt
+            stop()
         if len(policies) > level:
             played.append(task[6])
         return real(*task)
@@ -372,14 +378,16 @@ def test_a_stopped_level_says_what_it_kept_and_each_headline_so_far_on_those_gam
 
 def test_on_a_terminal_each_level_shows_a_progress_bar_of_its_games_counting_those_kept(tmp_path, monkeypatch):
     """A level's bar runs to its games: from 0 when played from nothing, from the kept games when it goes on
-    from a stopped run (kept games are reset in, not advanced, so they do not count in the games/s)."""
+    from a stopped run (kept games start the bar, not advance it, so they do not count in the games/s:
+    ``test_kept_games_start_the_bar_and_do_not_count_in_its_speed``)."""
+    from sim.core import runner
     from sim.workflow import skill as module
 
     bars = []
 
     class Bar:
-        def __init__(self, total):
-            self.total, self.done, self.kept, self.running = total, 0, None, False
+        def __init__(self, total, kept):
+            self.total, self.done, self.kept, self.running = total, kept, kept, False
             bars.append(self)
 
         def start(self):
@@ -388,14 +396,11 @@ def test_on_a_terminal_each_level_shows_a_progress_bar_of_its_games_counting_tho
         def stop(self):
             self.running = False
 
-        def reset(self, task, completed):
-            self.kept = self.done = completed
-
         def update(self, task, advance):
             self.done += advance
 
-    monkeypatch.setattr(module, "_progress_enabled", lambda progress: True)
-    monkeypatch.setattr(module, "_make_progress", lambda n: (Bar(n), 0))
+    monkeypatch.setattr(runner, "_progress_enabled", lambda progress: True)
+    monkeypatch.setattr(runner, "_make_progress", lambda n, done: (Bar(n, done), 0))
     real = _stop_in_level(module, monkeypatch, 1, 5)
     with pytest.raises(KeyboardInterrupt):
         skill(SEARCHING, "bonus", 1200, seed=3, ladder=[1, 2], players=2, gap_games=300, jobs=1,
@@ -405,6 +410,19 @@ def test_on_a_terminal_each_level_shows_a_progress_bar_of_its_games_counting_tho
     assert [(b.total, b.kept, b.done, b.running) for b in bars] == [
         (1200, 0, 1200, False), (1200, 0, 375, False),  # the scripted level; the second, stopped at 375
         (1200, 375, 1200, False), (1200, 0, 1200, False)]  # (the scripted level read whole: no bar)
+
+
+def test_kept_games_start_the_bar_and_do_not_count_in_its_speed():
+    """``games_bar``'s bar starts at the games played before (a level going on) with no speed; only games
+    advanced while it runs make its games/s."""
+    from sim.core.runner import _make_progress
+
+    bar, task = _make_progress(1200, 375)
+    assert (bar.tasks[task].completed, bar.tasks[task].speed) == (375, None)
+    bar.update(task, advance=100)
+    time.sleep(0.01)
+    bar.update(task, advance=100)
+    assert bar.tasks[task].completed == 575 and bar.tasks[task].speed is not None
 
 
 def test_cli_interrupted_says_the_levels_and_chunks_are_kept_and_exits_130(sim_main, tmp_path, monkeypatch):
@@ -424,6 +442,22 @@ def test_cli_interrupted_says_the_levels_and_chunks_are_kept_and_exits_130(sim_m
     assert kept and len(chunks) == 2 and int(kept[1].replace(",", "")) == sum(
         int(f.stem.split("-")[1]) for f in chunks)
     assert len(list((tmp_path / "levels").glob("toy-search-*.npz"))) == 1  # the scripted level, whole
+
+
+def test_cli_sigterm_keeps_the_chunks_says_so_and_exits_143(sim_main, tmp_path, monkeypatch):
+    """SIGTERM in the second level (its handler called from the chunk worker, as the signal would be): exit
+    143, no traceback, and the same kept-chunks message as Ctrl-C; the handler before the run is back after."""
+    import signal
+
+    from sim.workflow import skill as module
+
+    before = signal.getsignal(signal.SIGTERM)
+    _stop_in_level(module, monkeypatch, 1, 2, stop=lambda: signal.getsignal(signal.SIGTERM)(signal.SIGTERM, None))
+    code, captured = sim_main("skill", "toy-search", "--scenario", "bonus", "--players", 2, "--games", 1000,
+                              "--jobs", 1, "--ladder", "1,2", "--out", tmp_path)
+    assert code == 143 and "Traceback" not in captured.err
+    assert f"terminated (SIGTERM): the levels and chunks finished so far are kept in {tmp_path / 'levels'}" in captured.err
+    assert "stopped;" in captured.out and signal.getsignal(signal.SIGTERM) is before
 
 
 def test_cli_status_plays_and_writes_nothing(sim_main, tmp_path, monkeypatch):
