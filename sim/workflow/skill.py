@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import functools
 import hashlib
 import json
 import re
@@ -293,6 +294,11 @@ def chunk_file(partial: Path, start: int, count: int) -> Path:
     return partial / f"{start}-{count}.npz"
 
 
+def _paired(n_games: int, gap_games: int | None) -> int:
+    """How many of a level's games the deviators play again (games 0..gap_games-1; default: all)."""
+    return n_games if gap_games is None else min(gap_games, n_games)
+
+
 def _games(values: dict[str, np.ndarray]) -> int:
     """How many games a chunk's per-game values hold."""
     return len(next(iter(values.values())))
@@ -308,7 +314,7 @@ def play_level(spec: GameSpec, rules: BaseModel, policy: np.ndarray, deviators: 
     not played: a level stopped half way (interrupted, or the machine lost) goes on where it stopped. On a
     terminal, a progress bar of the level's games (those read from ``partial`` count as done)."""
     size = max(64, min(chunk_size, -(-n_games // (CHUNKS_A_JOB * max(1, jobs)))))
-    paired = n_games if gap_games is None else min(gap_games, n_games)
+    paired = _paired(n_games, gap_games)
     plan = _chunks(n_games, size, paired if deviators else 0, max(1, jobs))
     done, todo = [], []
     for start, count in plan:
@@ -335,22 +341,30 @@ def play_level(spec: GameSpec, rules: BaseModel, policy: np.ndarray, deviators: 
     return values, gaps, sum(c[3] for c in done), sum(c[4] for c in done)
 
 
+def _kept_chunks(partial: Path | None) -> list[tuple[int, int, Path]]:
+    """The chunks a level stopped half way keeps in the folder ``partial``, as (start, count, file) by start;
+    a chunk overlapping one before it (kept by a run with other ``--jobs``) is left out."""
+    found = [] if partial is None or not partial.is_dir() else sorted(
+        (int(name[1]), int(name[2]), chunk) for chunk in partial.iterdir() if (name := CHUNK.fullmatch(chunk.name)))
+    kept: list[tuple[int, int, Path]] = []
+    for start, count, chunk in found:
+        if not kept or start >= kept[-1][0] + kept[-1][1]:
+            kept.append((start, count, chunk))
+    return kept
+
+
 def kept_so_far(partial: Path | None, metrics: list[Metric], before: dict[str, np.ndarray] | None,
                 level: str, deviators: int = 0) -> tuple[int, list[Point], list[PairedSums]]:
-    """The games of a level stopped half way that its kept chunks (the folder ``partial``) hold, each
-    headline on them (its value and, paired on those same games, its change from the level before), and
-    each of the ``deviators``' paired sums on the kept games it played. A chunk overlapping one already
-    counted (kept by a run with other ``--jobs``) is left out."""
-    chunks = [] if partial is None or not partial.is_dir() else sorted(
-        (int(name[1]), int(name[2]), chunk) for chunk in partial.iterdir() if (name := CHUNK.fullmatch(chunk.name)))
+    """The games of a level stopped half way that its kept chunks (``_kept_chunks``) hold, each headline on
+    them (its value and, paired on those same games, its change from the level before), and each of the
+    ``deviators``' paired sums on the kept games it played."""
     games, parts, gaps = [], [], [PairedSums() for _ in range(deviators)]
-    for start, count, chunk in chunks:
-        if not games or start >= games[-1][-1] + 1:
-            values, chunk_gaps, *_ = cached_level(chunk)
-            games.append(np.arange(start, start + count))
-            parts.append(values)
-            for total, part in zip(gaps, chunk_gaps, strict=False):
-                total.add(part)
+    for start, count, chunk in _kept_chunks(partial):
+        values, chunk_gaps, *_ = cached_level(chunk)
+        games.append(np.arange(start, start + count))
+        parts.append(values)
+        for total, part in zip(gaps, chunk_gaps, strict=False):
+            total.add(part)
     if not parts:
         return 0, [], gaps
     kept = np.concatenate(games)
@@ -359,20 +373,47 @@ def kept_so_far(partial: Path | None, metrics: list[Metric], before: dict[str, n
     return kept.size, points, gaps
 
 
+def cpu_left(partial: Path | None, n_games: int, paired: int) -> float | None:
+    """CPU seconds the games a level has not kept yet would take at its kept chunks' pace: the first
+    ``paired`` games (which the deviators play again) and the rest each at the CPU a kept game of their own
+    kind took; None while a kind with games left has no game kept."""
+    kept = {True: [0, 0.0], False: [0, 0.0]}  # gap games or not: games kept, their CPU seconds
+    for start, count, chunk in _kept_chunks(partial):
+        kept[start < paired][0] += count
+        kept[start < paired][1] += cached_level(chunk)[2]
+    left = 0.0
+    for gap, total in ((True, paired), (False, n_games - paired)):
+        games, cpu = kept[gap]
+        if games < total:
+            if games == 0:
+                return None
+            left += (total - games) * cpu / games
+    return left
+
+
+def _hours(seconds: float) -> str:
+    return f"{seconds / 3600:.1f} h" if seconds >= 3600 else f"{seconds / 60:.0f} min"
+
+
 KEPT = {"going on": "{level}: going on from the {kept} of {n} games played in {folder}",
         "stopped": "{level}: stopped; {kept} of {n} games are kept in {folder} (run the same command to go on from them)",
         "status": "{level}: {kept} of {n} games played so far, kept in {folder}"}
 
 
 def _say_kept(say, level: str, partial: Path | None, metrics: list[Metric], before: dict[str, np.ndarray] | None,
-              n_games: int, how: str, deviated: list[tuple[str, Metric]], deviator: str) -> int:
+              n_games: int, how: str, deviated: list[tuple[str, Metric]], deviator: str, *, paired: int,
+              jobs: int) -> int:
     """Say how many of ``level``'s games its kept chunks hold (``how``: the run is going on from them, has
-    stopped, or only looks: ``KEPT``), each headline on them so far and the gap of each ``deviated`` role
-    (with its win rate; played by ``deviator``) on the kept games it played (``kept_so_far``); nothing when
-    none are kept. Returns how many."""
+    stopped, or only looks: ``KEPT``) and what the rest would cost on ``jobs`` jobs (``cpu_left``; the
+    first ``paired`` games are played again by the deviators), each headline on them so far and the gap of
+    each ``deviated`` role (with its win rate; played by ``deviator``) on the kept games it played
+    (``kept_so_far``); nothing when none are kept. Returns how many."""
     kept, points, gaps = kept_so_far(partial, metrics, before, level, len(deviated))
     if kept:
         say(KEPT[how].format(level=level, kept=f"{kept:,}", n=f"{n_games:,}", folder=partial))
+    if kept and (left := cpu_left(partial, n_games, paired)) is not None:
+        say(f"  at the kept chunks' pace the other {n_games - kept:,} games take about {_hours(left)} of CPU "
+            f"({_hours(left / jobs)} on {jobs} job{'s' if jobs > 1 else ''})")
     for p in points:
         say(f"  so far, on those games: {p.label} {_pct(p.value)}"
             + ("" if p.change is None else f", change from the level before {_change(p.change)} pt"))
@@ -532,19 +573,22 @@ def skill(game: str | GameSpec, scenario: str | Path = "base", n_games: int = DE
             found_level = None if stored is None else cached_level(stored)
             if found_level is None:
                 partial = None if stored is None else stored.with_suffix("")
+                tell = functools.partial(_say_kept, say, name, partial, metrics, before, n_games,
+                                         deviated=deviated, deviator=strong_name, jobs=max(1, jobs),
+                                         paired=_paired(n_games, gap_games) if deviators else 0)
                 if status:
-                    if not _say_kept(say, name, partial, metrics, before, n_games, "status", deviated, strong_name):
+                    if not tell("status"):
                         say(f"{name}: not played yet")
                     stopped = "status"
                     break
-                _say_kept(say, name, partial, metrics, before, n_games, "going on", deviated, strong_name)
+                tell("going on")
                 try:
                     values, gap_sums, cpu, decisions = play_level(spec, rules, policy, deviators, names, n_games,
                                                                   seed, jobs, backend, scheduler, chunk_size,
                                                                   gap_games, partial)
                 except KeyboardInterrupt:  # Ctrl-C, or SIGTERM under ``sim skill``: no worker plays on
                     stop_workers(backend)
-                    _say_kept(say, name, partial, metrics, before, n_games, "stopped", deviated, strong_name)
+                    tell("stopped")
                     raise
                 wall = time.perf_counter() - level_began
                 if stored is not None:

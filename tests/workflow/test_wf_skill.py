@@ -355,9 +355,10 @@ def test_a_stopped_level_says_what_it_kept_and_each_headline_so_far_on_those_gam
               f"{module._change(p.change)} pt" for p in short.points if p.level == level]
     so_far += [f"  so far, exploitability gap: {g.role} at search:rollouts=4 {module._change((g.diff, g.lo, g.hi))} "
                "pt on 300 games" for g in short.gaps if g.level == level]
-    assert len(so_far) == 4 and said[-5:] == [
-        f"{level}: stopped; 375 of 1,200 games are kept in {partial} (run the same command to go on from them)",
-        *so_far]
+    pace = "  at the kept chunks' pace the other 825 games take about "
+    assert len(so_far) == 4 and said[-6] == (
+        f"{level}: stopped; 375 of 1,200 games are kept in {partial} (run the same command to go on from them)")
+    assert said[-5].startswith(pace) and said[-5].endswith("on 1 job)") and said[-4:] == so_far
     said.clear()
     first, second = (module.cached_level(partial / name) for name in ("0-75.npz", "75-75.npz"))
     module.store_level(partial / "0-150.npz", {k: np.concatenate([first[0][k], second[0][k]]) for k in first[0]},
@@ -367,13 +368,31 @@ def test_a_stopped_level_says_what_it_kept_and_each_headline_so_far_on_those_gam
                    say=said.append, status=True)
     assert looked.levels == [SCRIPTED] and looked.stopped == "status"
     assert [p.value.n for p in looked.points] == [1200, 1200]  # the scripted level, read whole
-    assert said[-5:] == [f"{level}: 375 of 1,200 games played so far, kept in {partial}", *so_far]
+    assert said[-6] == f"{level}: 375 of 1,200 games played so far, kept in {partial}"
+    assert said[-5].startswith(pace) and said[-4:] == so_far
     monkeypatch.setattr(module, "_level_chunk", real)
     said.clear()
     skill(SEARCHING, "bonus", 1200, seed=3, ladder=[1, 2], players=2, gap_games=300, jobs=1, cache=cache,
           say=said.append)
     going_on = said.index(f"{level}: going on from the 375 of 1,200 games played in {partial}")
-    assert said[going_on + 1:going_on + 5] == so_far
+    assert said[going_on + 1].startswith(pace) and said[going_on + 2:going_on + 6] == so_far
+
+
+def test_the_cost_left_is_each_kind_of_games_left_at_its_kept_pace(tmp_path):
+    """A level of 1,000 games whose first 300 the deviators play again: with 75 of those kept at 0.4
+    CPU-s a game and 313 others at 0.1, the rest takes 225 x 0.4 + 387 x 0.1 CPU-s (a chunk overlapping one
+    kept is not counted); unknown until each kind with games left has one kept."""
+    from sim.workflow.skill import chunk_file, cpu_left, store_level
+
+    def keep(start, count, cpu):
+        store_level(chunk_file(tmp_path, start, count), {"wins": np.zeros(count, np.int64)}, [], cpu, 0, 0.0)
+
+    keep(0, 75, 30.0)
+    assert cpu_left(tmp_path, 1000, 300) is None and cpu_left(tmp_path, 300, 300) == pytest.approx(225 * 0.4)
+    keep(300, 313, 31.3)
+    keep(400, 100, 99.0)  # games 400-499 again, as a run with other --jobs would chunk them
+    assert cpu_left(tmp_path, 1000, 300) == pytest.approx(225 * 0.4 + 387 * 0.1)
+    assert cpu_left(tmp_path, 1000, 0) == pytest.approx(612 * (30.0 + 31.3) / 388)  # no gap games: one pace
 
 
 def test_on_a_terminal_each_level_shows_a_progress_bar_of_its_games_counting_those_kept(tmp_path, monkeypatch):
