@@ -136,7 +136,7 @@ def run_command(
         console.print(f"{state} in {out}: per-game rows {out}/games/*.parquet · metrics {out}/metrics.csv · "
                       f"record {out}/run.json")
     if result.interrupted:
-        raise typer.Exit(EXIT_TERMINATED if result.signal_name == "SIGTERM" else EXIT_INTERRUPTED)
+        raise typer.Exit(EXIT_ON_SIGNAL[result.signal_name])
 
 
 def rules_line(changed: dict) -> str:
@@ -189,8 +189,8 @@ def trace_command(
 
 
 EXIT_BAD_INPUT = 2
-EXIT_INTERRUPTED = 130  # 128 + SIGINT, the shell's convention for Ctrl-C
-EXIT_TERMINATED = 143  # 128 + SIGTERM
+EXIT_ON_SIGNAL = {"SIGINT": 130, "SIGTERM": 143}  # 128 + the signal's number, the shell's convention
+STOPPED_BY = {"SIGINT": "interrupted", "SIGTERM": "terminated (SIGTERM)"}  # what an interrupted run says
 
 
 def _trace_document(spec, scen, policy_ids, seed: int, index: int, trace) -> dict:
@@ -232,7 +232,7 @@ def main() -> None:
     interrupt exits 130 (143 after SIGTERM)."""
     from typer._click import exceptions as click  # typer's own copy of click raises these
 
-    from sim.core.runner import Terminated
+    from sim.core.runner import signal_of
 
     try:
         if not (len(sys.argv) > 1 and sys.argv[1] in CORE_COMMANDS):
@@ -253,11 +253,9 @@ def main() -> None:
         sys.exit(EXIT_BAD_INPUT)
     except typer.Abort:
         print("interrupted", file=sys.stderr)
-        sys.exit(EXIT_INTERRUPTED)
-    except Terminated:
-        print("terminated (SIGTERM) before any game finished: nothing written", file=sys.stderr)
-        sys.exit(EXIT_TERMINATED)
-    except KeyboardInterrupt:
-        print("interrupted before any game finished: nothing written", file=sys.stderr)
-        sys.exit(EXIT_INTERRUPTED)
+        sys.exit(EXIT_ON_SIGNAL["SIGINT"])
+    except KeyboardInterrupt as exc:
+        stopped_by = signal_of(exc)
+        print(f"{STOPPED_BY[stopped_by]} before any game finished: nothing written", file=sys.stderr)
+        sys.exit(EXIT_ON_SIGNAL[stopped_by])
     sys.exit(code if isinstance(code, int) else 0)

@@ -13,6 +13,9 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+import sim.cli
+from sim.core.runner import Terminated
+
 
 def children(pid: int) -> set[int]:
     found = set()
@@ -59,3 +62,20 @@ def test_an_interrupted_run_exits_non_zero_and_its_folder_agrees(tmp_path, sig, 
     assert pl.read_csv(out / "metrics.csv")["n"][0] == record["games"]
     time.sleep(1)
     assert not [pid for pid in workers if alive(pid)], "workers or resource trackers outlived the run"
+
+
+@pytest.mark.parametrize("interrupt,code,words", [(KeyboardInterrupt, 130, "interrupted"),
+                                                  (Terminated, 143, "terminated (SIGTERM)")])
+def test_interrupt_before_any_game_names_the_signal(monkeypatch, capsys, interrupt, code, words):
+    """An interrupt before any game finished (``sim.cli.main``): one line naming what stopped it, nothing
+    written, and the exit code of that signal (130 Ctrl-C, 143 SIGTERM), no traceback."""
+
+    def stopped(**_):
+        raise interrupt()
+
+    monkeypatch.setattr(sim.cli, "app", stopped)
+    monkeypatch.setattr(sys, "argv", ["sim", "run", "ocracoke"])
+    with pytest.raises(SystemExit) as exit_:
+        sim.cli.main()
+    assert exit_.value.code == code
+    assert capsys.readouterr().err == f"{words} before any game finished: nothing written\n"

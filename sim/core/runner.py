@@ -60,6 +60,11 @@ class Terminated(KeyboardInterrupt):
     """SIGTERM, turned into an interrupt so a run stops its workers and keeps a consistent record."""
 
 
+def signal_of(interrupt: KeyboardInterrupt) -> str:
+    """The signal that stopped a run: SIGTERM (``Terminated``) or SIGINT (Ctrl-C)."""
+    return "SIGTERM" if isinstance(interrupt, Terminated) else "SIGINT"
+
+
 def _raise_terminated(signum, frame) -> None:
     raise Terminated()
 
@@ -377,8 +382,7 @@ def simulate(
         raise interrupted or UserError("no chunk finished: nothing to report")
     result = SimResult(spec, scen, policy, seed, n_games, total, elapsed, interrupted is not None,
                        _concat_chunks(kept, run_tables(spec)) if kept else None,
-                       signal_name="SIGTERM" if isinstance(interrupted, Terminated) else
-                       ("SIGINT" if interrupted is not None else None))
+                       signal_name=signal_of(interrupted) if interrupted is not None else None)
     if folder is not None:
         _finish_folder(folder, result, merged, dict(sets=list(sets), players=players, started=started,
                                                     chunk_size=size, jobs=jobs, backend=backend))

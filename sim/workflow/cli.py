@@ -279,9 +279,9 @@ def skill_command(
 ) -> None:
     """The skill curve: headline metrics with every role at rising strength (scripted, then search at
     budget B, 2B, 4B, ...) on the same games, until two successive levels agree within the tolerance."""
-    from sim.cli import EXIT_INTERRUPTED, EXIT_TERMINATED
+    from sim.cli import EXIT_ON_SIGNAL, STOPPED_BY
     from sim.core.display import console
-    from sim.core.runner import Terminated, sigterm_interrupts
+    from sim.core.runner import signal_of, sigterm_interrupts
     from sim.workflow.skill import parse_ladder, print_skill, skill, write_skill
 
     if backend not in ("loky", "dask"):
@@ -296,11 +296,12 @@ def skill_command(
                            gap_games=gap_games, say=lambda text: console.print(f"  {text}"), cache=cache,
                            status=status)
     except KeyboardInterrupt as exc:  # the levels and chunks finished so far are on disk: say so, not "nothing written"
-        how = "terminated (SIGTERM)" if isinstance(exc, Terminated) else "interrupted"
+        stopped_by = signal_of(exc)
+        how = STOPPED_BY[stopped_by]
         print(f"{how}: nothing written (--replay keeps no level)" if cache is None else
               f"{how}: the levels and chunks finished so far are kept in {cache}; the same command goes on "
               "from them", file=sys.stderr)
-        raise typer.Exit(EXIT_TERMINATED if isinstance(exc, Terminated) else EXIT_INTERRUPTED) from None
+        raise typer.Exit(EXIT_ON_SIGNAL[stopped_by]) from None
     if result.levels:
         print_skill(result)
     if not status:
