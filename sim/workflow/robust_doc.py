@@ -1,6 +1,7 @@
 """The `sim robust` result tables quoted in docs/search.md, generated from the committed result files, and
 Ocracoke's move values (``<!-- action-values-table ocracoke -->`` from reports/search/ocracoke-action-values.json,
-written by scripts/oc_action_values.py).
+written by scripts/oc_action_values.py) and Island Nation's search probes (``<!-- probes-table NAME -->`` from
+reports/search/NAME.json, written by scripts/in_search_probes.py).
 
 docs/search.md holds one generated block (``sim.core.docblocks``) per game between the markers
 ``<!-- robust-table GAME -->`` and ``<!-- /robust-table -->``; ``render(game)`` writes its table from
@@ -23,6 +24,7 @@ RESULTS = ROOT / "reports" / "robust"
 ACTION_VALUES = ROOT / "reports" / "search" / "ocracoke-action-values.json"
 KIND = "robust-table"  # <!-- robust-table GAME --> ... <!-- /robust-table -->
 ACTION_KIND = "action-values-table"  # <!-- action-values-table ocracoke --> ... <!-- /action-values-table -->
+PROBES_KIND = "probes-table"  # <!-- probes-table NAME --> ... <!-- /probes-table -->, from reports/search/NAME.json
 
 
 def _pct(x: float) -> str:
@@ -75,11 +77,37 @@ def render_action_values(path: Path = ACTION_VALUES) -> str:
     return "\n".join(lines) + "\n"
 
 
+def render_probes(name: str, folder: Path = ACTION_VALUES.parent) -> str:
+    """The markdown table of Island Nation's per-decision search probes (scripts/in_search_probes.py) from
+    ``folder/NAME.json``: per round, the value of a budget's choice over the hunter's own (points of artillery
+    win share a decision) and each doubling's step with its 95 % half-width; the last row sums, over the
+    rounds probed, searched decisions a game times the step."""
+    data = json.loads((folder / f"{name}.json").read_text(encoding="utf-8"))
+    budgets = data["budgets"]
+    shown = [i for i, b in enumerate(budgets) if b >= 256]
+    columns = (["round", "decisions probed", "searched decisions a game"]
+               + [f"value at {budgets[i]:,}" for i in shown] + [f"step to {budgets[i]:,} [± 95 %]" for i in shown[1:]])
+    lines = [f"`{data['command']}` (base scenario, 5 players, both sides searching at rollouts={data['level']}, "
+             f"{data['probed']:,} decisions probed in {data['games']:,} games, {data['worlds']:,} worlds a candidate; "
+             f"`reports/search/{name}.json`, {data['date']}); points of artillery win share a decision:", "",
+             "| " + " | ".join(columns) + " |", "|" + " --- |" * len(columns)]
+    for r in data["rounds"]:
+        cells = ([str(r["round"]), f"{r['decisions']:,}", f"{r['per_game']:.1f}"]
+                 + [f"{r['value_pp'][i]:.2f}" for i in shown]
+                 + [f"{r['step_pp'][i - 1] + 0.0:+.3f} ± {r['step_half_width'][i - 1]:.3f}" for i in shown[1:]])
+        lines.append("| " + " | ".join(cells) + " |")
+    game = ["Σ over these rounds: decisions a game × step"] + [""] * (len(shown) + 2)
+    lines.append("| " + " | ".join(game + [f"{data['game_step_pp'][i - 1]:+.2f}" for i in shown[1:]]) + " |")
+    return "\n".join(lines) + "\n"
+
+
 def sync(doc: Path = DOC, folder: Path = RESULTS) -> list[str]:
-    """Rewrite every block of ``doc`` from the result files (the move values from ``folder``'s sibling search/,
-    when it has them); returns the games whose block changed."""
+    """Rewrite every block of ``doc`` from the result files (the move values and the probes from ``folder``'s
+    sibling search/, when it has them); returns the names of the blocks that changed."""
     changed = docblocks.sync(doc, KIND, lambda game: render(game, folder))
     values = folder.parent / "search" / ACTION_VALUES.name
     if values.exists() and docblocks.sync(doc, ACTION_KIND, lambda _ocracoke: render_action_values(values)):
         changed.append("ocracoke move values")
+    if values.parent.is_dir():
+        changed += docblocks.sync(doc, PROBES_KIND, lambda name: render_probes(name, values.parent))
     return changed

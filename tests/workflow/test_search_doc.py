@@ -13,11 +13,15 @@ from sim.workflow.robust_doc import (
     ACTION_VALUES,
     DOC,
     KIND,
+    PROBES_KIND,
     RESULTS,
     render,
     render_action_values,
+    render_probes,
     sync,
 )
+
+PROBES = sorted(p.stem for p in ACTION_VALUES.parent.glob("island-nation-probes*.json"))
 
 
 def test_every_committed_robust_result_has_its_table_in_the_search_doc_and_it_matches():
@@ -60,3 +64,21 @@ def test_the_ocracoke_move_values_table_is_the_committed_result_and_follows_it(t
     doc = shutil.copy(DOC, tmp_path / DOC.name)
     assert sync(doc, tmp_path / "robust") == ["ocracoke move values"]
     docblocks.check(doc, ACTION_KIND, lambda _ocracoke: render_action_values(path), ["ocracoke"])
+
+
+def test_the_island_nation_probe_tables_are_the_committed_results_and_follow_them(tmp_path):
+    """docs/search.md's per-round probe tables are rendered from reports/search/island-nation-probes*.json
+    (scripts/in_search_probes.py), a row per round probed and the game's sum; a changed file changes its table
+    and sync rewrites only that one."""
+    assert PROBES == ["island-nation-probes", "island-nation-probes-round1"]
+    docblocks.check(DOC, PROBES_KIND, render_probes, PROBES, fix="scripts/search_doc_tables.py")
+    data = json.loads((ACTION_VALUES.parent / "island-nation-probes.json").read_text(encoding="utf-8"))
+    rows = [line for line in render_probes(PROBES[0]).splitlines() if line.startswith("| ")][2:]
+    assert len(rows) == len(data["rounds"]) + 1 and rows[-1].startswith("| Σ over these rounds")
+    shutil.copytree(RESULTS, tmp_path / "robust")
+    shutil.copytree(ACTION_VALUES.parent, tmp_path / "search")
+    data["game_step_pp"][-1] = 9.876
+    (tmp_path / "search" / "island-nation-probes.json").write_text(json.dumps(data), encoding="utf-8")
+    assert render_probes(PROBES[0], tmp_path / "search").splitlines()[-1].endswith("+9.88 |")
+    doc = shutil.copy(DOC, tmp_path / DOC.name)
+    assert sync(doc, tmp_path / "robust") == ["island-nation-probes"]
