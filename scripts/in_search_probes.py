@@ -60,8 +60,8 @@ from sim.games.island_nation.tables import params_for, tables_for
 
 ROOT = Path(__file__).resolve().parents[1]
 ROUNDS = 10
-# want[]: what game i probes and what the probe found
-W_ROUND, W_ART, W_ACTION, W_SEEN, W_DONE, W_N, W_OWN, W_SIZE, W_TAKEN = range(9)
+# want[]: what game i probes and what the probe found (from W_CODES on: the candidates' codes)
+W_ROUND, W_ART, W_ACTION, W_SEEN, W_DONE, W_N, W_OWN, W_SIZE, W_TAKEN, W_CODES = range(10)
 
 
 @njit(**JIT)
@@ -95,6 +95,8 @@ def _probe(T, P, st, rs, st_b, rs_b, cx, quiet, k, ap, spent, shot, can_draw, n,
         if outcome[c].sum() > outcome[best].sum():
             best = c
     want[W_DONE], want[W_N], want[W_OWN], want[W_SIZE], want[W_TAKEN] = 1, n, own, size, best
+    for c in range(n):
+        want[W_CODES + c] = cx.codes[c]
     return cx.codes[best] // 8, cx.codes[best] % 8
 
 
@@ -161,7 +163,7 @@ def play_chunk(games: range, worlds: int, level: int, seed: int, rounds: tuple[i
     rows = []
     for i in games:
         cx = search_context(policy, seed)
-        want = np.zeros(9, dtype=np.int64)
+        want = np.zeros(W_CODES + MAX_CANDIDATES, dtype=np.int64)
         want[W_ROUND], want[W_ART], want[W_ACTION] = target(i, P.n_art, rounds)
         outcome = np.zeros((MAX_CANDIDATES, worlds), dtype=np.int8)
         per_round = np.zeros(ROUNDS, dtype=np.int64)
@@ -172,7 +174,7 @@ def play_chunk(games: range, worlds: int, level: int, seed: int, rounds: tuple[i
         if want[W_DONE]:
             n = int(want[W_N])
             row.update(n=n, own=int(want[W_OWN]), size=int(want[W_SIZE]), taken=int(want[W_TAKEN]),
-                       codes=cx.codes[:n].tolist(),
+                       codes=want[W_CODES:W_CODES + n].tolist(),
                        bits=np.packbits(outcome[:n].astype(np.uint8), axis=1))
         rows.append(row)
     return rows
