@@ -206,16 +206,18 @@ def budget_values(outcome: np.ndarray, own: int, budgets: tuple[int, ...]) -> np
 def summarise(rows: list[dict], worlds: int) -> dict:
     probed = [r for r in rows if "bits" in r]
     per_round = np.array([r["per_round"] for r in rows]).mean(axis=0)
-    values = {}
+    values, sizes = {}, {}
     for r in probed:
         outcome = np.unpackbits(r["bits"], axis=1)[:, :worlds].astype(np.int64)
         values.setdefault(r["round"], []).append(budget_values(outcome, r["own"], budgets_of(worlds)))
+        sizes.setdefault(r["round"], []).append(r["size"])
     table = []
     for rnd in sorted(values):
         v = np.array(values[rnd])  # decisions x budgets
         steps = np.diff(v, axis=1)
         half = stats.t.ppf(0.975, len(v) - 1) * steps.std(axis=0, ddof=1) / np.sqrt(len(v))
         table.append({"round": rnd, "decisions": len(v), "per_game": round(float(per_round[rnd - 1]), 3),
+                      "set_median": float(np.median(sizes[rnd])),
                       "value_pp": [round(float(x), 3) for x in v.mean(axis=0)],
                       "step_pp": [round(float(x), 4) for x in steps.mean(axis=0)],
                       "step_half_width": [round(float(x), 4) for x in half]})

@@ -79,24 +79,24 @@ def render_action_values(path: Path = ACTION_VALUES) -> str:
 
 def render_probes(name: str, folder: Path = ACTION_VALUES.parent) -> str:
     """The markdown table of Island Nation's per-decision search probes (scripts/in_search_probes.py) from
-    ``folder/NAME.json``: per round, the value of a budget's choice over the hunter's own (points of artillery
-    win share a decision) and each doubling's step with its 95 % half-width; the last row sums, over the
-    rounds probed, searched decisions a game times the step."""
+    ``folder/NAME.json``: per round, the public set's size at the decisions probed, the value of a budget's
+    choice over the hunter's own (points of artillery win share a decision) and each doubling's step with its
+    95 % half-width; the last row sums, over the rounds probed, searched decisions a game times the step."""
     data = json.loads((folder / f"{name}.json").read_text(encoding="utf-8"))
     budgets = data["budgets"]
     shown = [i for i, b in enumerate(budgets) if b >= 256]
-    columns = (["round", "decisions probed", "searched decisions a game"]
+    columns = (["round", "decisions probed", "public set (median points)", "searched decisions a game"]
                + [f"value at {budgets[i]:,}" for i in shown] + [f"step to {budgets[i]:,} [± 95 %]" for i in shown[1:]])
     lines = [f"`{data['command']}` (base scenario, 5 players, both sides searching at rollouts={data['level']}, "
              f"{data['probed']:,} decisions probed in {data['games']:,} games, {data['worlds']:,} worlds a candidate; "
              f"`reports/search/{name}.json`, {data['date']}); points of artillery win share a decision:", "",
              "| " + " | ".join(columns) + " |", "|" + " --- |" * len(columns)]
     for r in data["rounds"]:
-        cells = ([str(r["round"]), f"{r['decisions']:,}", f"{r['per_game']:.1f}"]
+        cells = ([str(r["round"]), f"{r['decisions']:,}", f"{r['set_median']:g}", f"{r['per_game']:.1f}"]
                  + [f"{r['value_pp'][i]:.2f}" for i in shown]
                  + [f"{r['step_pp'][i - 1] + 0.0:+.3f} ± {r['step_half_width'][i - 1]:.3f}" for i in shown[1:]])
         lines.append("| " + " | ".join(cells) + " |")
-    game = ["Σ over these rounds: decisions a game × step"] + [""] * (len(shown) + 2)
+    game = ["Σ over these rounds: decisions a game × step"] + [""] * (len(shown) + 3)
     lines.append("| " + " | ".join(game + [f"{data['game_step_pp'][i - 1]:+.2f}" for i in shown[1:]]) + " |")
     return "\n".join(lines) + "\n"
 
