@@ -10,6 +10,10 @@ the toy games of tests/workflow) compile none. On a warm cache this is a check o
 files. Tests share nothing else across files, so their results do not depend on the order or the worker
 they run in.
 
+The plain-Python references' results in the cross-checks are kept between runs in pytest's cache
+(``reference_memo``, tests/reference_memo.py), keyed on the reference's sources and arguments: a warm run
+plays only the engine's side unless a reference changed.
+
 Scheduling (``--dist loadfile``, replaced by ``EachTestOfSplitFiles``): each test of ``SPLIT_FILES``
 (long, independent tests: the reference cross-checks and the report of every game) is a unit of its
 own and these units go first, the longest first; then every other file whole, the files with most
@@ -19,6 +23,7 @@ tests first (xdist's own order). So both workers stay busy to the end instead of
 
 from __future__ import annotations
 
+import functools
 import os
 
 import pytest
@@ -42,6 +47,15 @@ GAME_FOLDERS = {"tests/ocracoke/": "ocracoke", "tests/island_nation/": "island-n
                 "tests/wonderful_island/": "wonderful-island"}
 NO_GAME = ("tests/core/", "tests/workflow/")
 EVERY_GAME = ("tests/core/test_warm.py",)  # checks every game's marker files
+
+
+@pytest.fixture
+def reference_memo(request):
+    """``reference_memo(reference_file, arguments, play)``: a plain-Python reference's result for this test,
+    kept between runs for the same reference sources and arguments (tests/reference_memo.py)."""
+    from reference_memo import kept_reference
+
+    return functools.partial(kept_reference, request.config.cache, request.node.nodeid)
 
 
 def _file(nodeid: str) -> str:

@@ -75,13 +75,28 @@ def compiled_sources(package: Path) -> list[Path]:
                  and any(imports[path].get(name) in compiled for name in _decorators(trees[path]))}
         compiled |= added
         grew = bool(added)
-    needed, todo = set(), list(compiled)
+    return _closure(compiled, imports)
+
+
+def _closure(roots, imports: dict[Path, dict[str, Path]]) -> list[Path]:
+    """``roots`` and every file they import from, transitively (``imports``: each file's ``_imports``)."""
+    needed, todo = set(), list(roots)
     while todo:
         path = todo.pop()
         if path not in needed and path in imports:
             needed.add(path)
             todo.extend(imports[path].values())
     return sorted(needed)
+
+
+def imported_sources(module: Path) -> list[Path]:
+    """The file ``module`` of the ``sim`` package and every ``sim`` module it imports at module level,
+    transitively: all the code a self-contained module (a game's plain-Python reference) runs. The tests
+    key the references' kept results on these files' bytes (tests/reference_memo.py)."""
+    package = Path(__file__).resolve().parent.parent
+    files = _candidates(package)
+    imports = {path: _imports(ast.parse(path.read_bytes()), package, path) for path in files}
+    return _closure([module.resolve()], imports)
 
 
 def _hash(package: Path, paths: list[Path]) -> str:

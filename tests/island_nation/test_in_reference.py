@@ -9,6 +9,7 @@ test is deterministic."""
 from __future__ import annotations
 
 import collections
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,7 +18,7 @@ from scipy.stats import chi2_contingency
 
 from sim.core.layout import switchable_rules, switched
 from sim.core.scenario import load_scenario
-from sim.games.island_nation import GAME
+from sim.games.island_nation import GAME, reference
 from sim.games.island_nation.board import default_board
 from sim.games.island_nation.reference import REASONS, play_reference
 from sim.games.island_nation.rules import IslandNationRules
@@ -37,31 +38,41 @@ def outcome_counts(pairs) -> collections.Counter:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("scenario,frogman,artillery,players,ref_games", CASES + MIXED)
-def test_in_reference_agrees_with_the_engine(scenario, frogman, artillery, players, ref_games):
+def test_in_reference_agrees_with_the_engine(reference_memo, scenario, frogman, artillery, players, ref_games):
     """IN-WIN-F1/F2, IN-WIN-A1/A2/A3 (and with the base deck and abilities, IN-CARD-1..5,
     IN-ABILITY-1..3): engine and reference end games alike (p > 0.001)."""
     r = (rules(players=players) if scenario == "core" else
          load_scenario("island-nation", GAME.rules_model, "base", [f"players={players}"]).rules)
-    assert_agree(r, frogman, artillery, ref_games)
+    assert_agree(reference_memo, r, frogman, artillery, ref_games)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("rule", switchable_rules(IslandNationRules))
-def test_in_reference_agrees_with_each_switchable_rule_switched(rule):
+def test_in_reference_agrees_with_each_switchable_rule_switched(reference_memo, rule):
     """Every on/off rule of IslandNationRules (sim.core.layout.switchable_rules: a new bool field is
     picked up here without a new test), switched from the base scenario's setting: engine and
     reference end games alike."""
     base = load_scenario("island-nation", GAME.rules_model, "base", ["players=5"]).rules
-    assert_agree(switched(base, rule), "ghost", "hunter", 800, engine_games=30_000)
+    assert_agree(reference_memo, switched(base, rule), "ghost", "hunter", 800, engine_games=30_000)
 
 
-def assert_agree(r, frogman, artillery, ref_games, engine_games=ENGINE_GAMES):
+def reference_outcomes(board, r, frogman, artillery, ref_games) -> list[list[int]]:
+    """How the reference's games 10,000 .. 10,000 + ref_games - 1 end: [reason, escape round, games]."""
+    ends = outcome_counts((REASONS.index(o.reason), o.escape_round)
+                          for o in (play_reference(board, r, frogman, artillery, 10_000 + i) for i in range(ref_games)))
+    return [[reason, escape, n] for (reason, escape), n in sorted(ends.items())]
+
+
+def assert_agree(memo, r, frogman, artillery, ref_games, engine_games=ENGINE_GAMES):
+    """Engine (``engine_games``) and reference (``ref_games``, kept between runs by ``memo``: the
+    ``reference_memo`` fixture) end games alike."""
     board = default_board()
     policy = np.array([GAME.bots["frogman"].index(frogman), GAME.bots["artillery"].index(artillery)])
     games = GAME.play(r, policy, 2024, 0, engine_games).games
     engine = outcome_counts(zip(games["end_reason"].tolist(), games["escape_round"].tolist(), strict=True))
-    ref = outcome_counts((REASONS.index(o.reason), o.escape_round)
-                         for o in (play_reference(board, r, frogman, artillery, 10_000 + i) for i in range(ref_games)))
+    ref = collections.Counter({(reason, escape): n for reason, escape, n in memo(
+        Path(reference.__file__), (board, r, frogman, artillery, ref_games),
+        lambda: reference_outcomes(board, r, frogman, artillery, ref_games))})
     keys = sorted(set(engine) | set(ref))
     # pool outcomes too rare for the chi-square approximation into one cell
     rare = [k for k in keys if engine[k] / engine_games * ref_games < 5]
@@ -122,9 +133,9 @@ def test_in_turn_3_the_reference_frogman_boxed_in_without_bullets_draws():
 
 @pytest.mark.slow
 @pytest.mark.parametrize("rule,other", [("evac_escape", "standing"), ("frogman_shot_direction", "announced")])
-def test_in_reference_agrees_with_each_other_reading(rule, other):
+def test_in_reference_agrees_with_each_other_reading(reference_memo, rule, other):
     """IN-WIN-F1, IN-SHOOT-4: the readings that are not on/off switches, set to their other value
     (switchable_rules picks up the bool ones): engine and reference end games alike."""
     base = load_scenario("island-nation", GAME.rules_model, "base", ["players=5"]).rules
-    assert_agree(IslandNationRules.model_validate({**base.model_dump(), rule: other}), "ghost", "hunter", 800,
-                 engine_games=30_000)
+    assert_agree(reference_memo, IslandNationRules.model_validate({**base.model_dump(), rule: other}), "ghost",
+                 "hunter", 800, engine_games=30_000)

@@ -17,6 +17,8 @@
    point; 10,000 games a side caught 3.0 points at twice the reference's time.
 """
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from ocracoke_helpers import logged_game, make_rules, seated
@@ -25,7 +27,7 @@ from scipy.stats import chi2_contingency
 from sim.core import stats
 from sim.core.layout import switchable_rules, switched
 from sim.games.ocracoke import engine as E
-from sim.games.ocracoke import play
+from sim.games.ocracoke import play, reference
 from sim.games.ocracoke.policies import PEEK, SPY, SWAP, WAVE
 from sim.games.ocracoke.reference import HAND, ISLAND, KRAKEN, SHIP, Game, Hand, play_games
 from sim.games.ocracoke.rules import OcracokeRules
@@ -95,9 +97,17 @@ def p_values(eng, ref) -> dict[str, float]:
 ENGINE_TIMES = 8  # engine games per reference game (the module docstring)
 
 
-def assert_agree(rules, policy, n):
-    """Engine (ENGINE_TIMES * n games) and reference (n games) agree in every statistic of p_values."""
-    eng, ref = engine_counts(rules, policy, ENGINE_TIMES * n), reference_counts(rules, policy, n)
+def kept_reference_counts(memo, rules, policy, n):
+    """``reference_counts``, kept between runs by ``memo`` (the ``reference_memo`` fixture) as JSON."""
+    kept = memo(Path(reference.__file__), (rules, policy, n),
+                lambda: {k: np.asarray(v).tolist() for k, v in reference_counts(rules, policy, n).items()})
+    return {k: np.array(v) if isinstance(v, list) else v for k, v in kept.items()}
+
+
+def assert_agree(memo, rules, policy, n):
+    """Engine (ENGINE_TIMES * n games) and reference (n games, kept between runs by ``memo``) agree in
+    every statistic of p_values."""
+    eng, ref = engine_counts(rules, policy, ENGINE_TIMES * n), kept_reference_counts(memo, rules, policy, n)
     eng["n"], ref["n"] = ENGINE_TIMES * n, n // 2 * 2
     ps = p_values(eng, ref)
     flagged = [name for name, rejected in zip(ps, stats.holm(list(ps.values()), alpha=ALPHA), strict=True)
@@ -114,21 +124,21 @@ ALPHA = 0.01 / (len(SAMPLED) + 2 * len(SWITCHABLE))  # see the module docstring
 
 @pytest.mark.slow
 @pytest.mark.parametrize("players, policy, n", SAMPLED)
-def test_engine_agrees_with_reference_with_the_random_bot(warm, players, policy, n):
+def test_engine_agrees_with_reference_with_the_random_bot(warm, reference_memo, players, policy, n):
     """OC-PAY-A..E, OC-END-1, OC-END-2, OC-ISLAND-2 and the random bot: two independent implementations
     give the same distributions (Holm at ALPHA family-wise per case; fixed seeds)."""
-    assert_agree(make_rules(players=players), policy, n)
+    assert_agree(reference_memo, make_rules(players=players), policy, n)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("rule", SWITCHABLE)
 @pytest.mark.parametrize("players", [2, 4])
-def test_engine_agrees_with_reference_with_each_switchable_rule_switched(warm, rule, players):
+def test_engine_agrees_with_reference_with_each_switchable_rule_switched(warm, reference_memo, rule, players):
     """Every on/off rule of OcracokeRules (sim.core.layout.switchable_rules: a new bool field is picked
     up here without a new test), switched from the test rules' setting: engine and reference agree, in
     distribution with the random bot and game by game with the scripted ones."""
     rules = switched(make_rules(players=players), rule)
-    assert_agree(rules, MIX, 4_000)
+    assert_agree(reference_memo, rules, MIX, 4_000)
     assert replay_differences(rules, MIXED[players], 100) == []
 
 

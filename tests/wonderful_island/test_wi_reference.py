@@ -8,6 +8,7 @@ not flaky), with a Holm-corrected score test at 1 % as a second guard.
 
 import math
 import os
+from pathlib import Path
 
 import pytest
 from wi_helpers import rules
@@ -15,6 +16,7 @@ from wi_helpers import rules
 from sim.core import stats
 from sim.core.layout import switchable_rules, switched
 from sim.games.wonderful_island import GAME, engine, reference
+from sim.games.wonderful_island.catalogue import load_catalogue
 from sim.games.wonderful_island.rules import WonderfulIslandRules
 from sim.games.wonderful_island.state import END_NAMES
 
@@ -30,26 +32,29 @@ BOTS = {"random": {"blue": "random", "green": "random", "politician": "random"},
 
 @pytest.mark.slow
 @pytest.mark.parametrize("bot_set", list(BOTS))
-def test_reference_agrees_with_the_engine(bot_set):
+def test_reference_agrees_with_the_engine(reference_memo, bot_set):
     """WI-END-1, WI-END-3, WI-END-4, WI-END-5: same camp win rates and endings from two independent codes."""
     extra = bot_set not in ("random", "partisan")  # the added tables: half the games (time)
-    assert_agree(rules("players=6"), bot_set, ENGINE_GAMES // (2 if extra else 1),
+    assert_agree(reference_memo, rules("players=6"), bot_set, ENGINE_GAMES // (2 if extra else 1),
                  REFERENCE_GAMES // (2 if extra else 1))
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("rule", switchable_rules(WonderfulIslandRules))
-def test_reference_agrees_with_each_switchable_rule_switched(rule):
+def test_reference_agrees_with_each_switchable_rule_switched(reference_memo, rule):
     """Every on/off rule of WonderfulIslandRules (sim.core.layout.switchable_rules: a new bool field is
     picked up here without a new test), switched from the base scenario's setting: same camp win rates
     and endings from engine and reference."""
-    assert_agree(switched(rules("players=6"), rule), "partisan", 20_000, min(REFERENCE_GAMES, 2000))
+    assert_agree(reference_memo, switched(rules("players=6"), rule), "partisan", 20_000, min(REFERENCE_GAMES, 2000))
 
 
-def assert_agree(r, bot_set, engine_games, reference_games):
+def assert_agree(memo, r, bot_set, engine_games, reference_games):
+    """Engine (``engine_games``) and reference (``reference_games``, kept between runs by ``memo``: the
+    ``reference_memo`` fixture) agree in every camp's win rate, every ending's rate and the mean rounds."""
     names = BOTS[bot_set]
     rows, _, _ = engine.run_batch(r, GAME.bot_numbers(names), 2024, 0, engine_games)
-    ref = reference.play_many(r, names, 2024, reference_games)
+    ref = memo(Path(reference.__file__), (r, load_catalogue(r.catalogue), names, reference_games),
+               lambda: {k: int(v) for k, v in reference.play_many(r, names, 2024, reference_games).items()})
     eng = {"win_blue": rows[:, 0].sum(), "win_green": rows[:, 1].sum(), "win_politician": rows[:, 2].sum()}
     for i, name in enumerate(END_NAMES[1:], start=1):
         eng[name] = int((rows[:, 3] == i).sum())
