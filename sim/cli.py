@@ -124,7 +124,7 @@ def run_command(
                   f"{result.n_games / result.elapsed_s:,.0f} games/s")
     console.print(rules_line(changed_rules(result.game, result.scenario)))
     if result.interrupted:
-        console.print(f"[yellow]interrupted ({result.signal_name}): {result.n_games:,} of {games:,} games "
+        console.print(f"[yellow]{STOPPED_BY[result.signal_name]}: {result.n_games:,} of {games:,} games "
                       "finished; the figures below cover those[/yellow]")
     print_metrics(result.metrics(), "metrics")
     for name, frame in result.tables().items():
