@@ -17,7 +17,11 @@ that a per-decision step times decisions per game gives what a step of the budge
 game, round by round.
 
     python scripts/in_search_probes.py [--games 2000] [--worlds 8192] [--level 256] [--seed 0]
-        [--jobs 2] [--out reports/search/island-nation-probes.json]
+        [--jobs 2] [--out reports/search/island-nation-probes.json] [--raw probes.pkl [--from-raw]]
+    python scripts/in_search_probes.py --raw probes.pkl --worlds 16384 --allocations OUT.json
+
+``--allocations`` compares, on kept outcomes, other ways of spending a decision's rollouts (successive
+halving, adaptive stopping) with the search's flat spending (``allocations``).
 """
 
 from __future__ import annotations
@@ -226,6 +230,92 @@ def summarise(rows: list[dict], worlds: int) -> dict:
             "rounds": table, "game_step_pp": [round(x, 3) for x in game_steps]}
 
 
+def _spread_halves(outcome: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The worlds split into every other one (each half still spread over the public set), each half in
+    turn the one choosing (its worlds in van der Corput order, so that any first B of them are spread over
+    the set too) and the other the one judging (each candidate's artillery win share on it)."""
+    half = outcome.shape[1] // 2
+    bits = half.bit_length() - 1
+    order = np.array([int(f"{i:0{bits}b}"[::-1], 2) for i in range(half)])
+    return [(outcome[:, a::2][:, order], outcome[:, 1 - a::2].mean(axis=1)) for a in (0, 1)]
+
+
+def _most_wins(wins: np.ndarray, own: int, among) -> int:
+    """The search's rule (``search._choose``): the hunter's choice ``own`` unless another wins strictly more."""
+    best = own if own in among else among[0]
+    for c in among:
+        if wins[c] > wins[best]:
+            best = c
+    return best
+
+
+def flat(x: np.ndarray, own: int, b: int) -> tuple[int, int]:
+    """The search as it is: every candidate on the same first ``b`` worlds; (choice, rollouts)."""
+    return _most_wins(x[:, :b].sum(axis=1), own, range(len(x))), len(x) * b
+
+
+def halving(x: np.ndarray, own: int, b: int) -> tuple[int, int]:
+    """Successive halving with flat's rollouts (n × b): ceil(log2 n) rounds, each on new worlds shared by
+    the candidates left, the trailing half (ties: the hunter's choice kept) dropped after each."""
+    n = len(x)
+    rounds = max(1, int(np.ceil(np.log2(n))))
+    alive, wins, used, spent = list(range(n)), np.zeros(n), 0, 0
+    for r in range(rounds):
+        per = n * b // rounds // len(alive)
+        wins[alive] += x[alive, used:used + per].sum(axis=1)
+        used, spent = used + per, spent + per * len(alive)
+        if r < rounds - 1:
+            alive = sorted(alive, key=lambda c: (-wins[c], c != own))[:(len(alive) + 1) // 2]
+    return _most_wins(wins, own, alive), spent
+
+
+def adaptive(x: np.ndarray, own: int, start: int, cap: int, z: float) -> tuple[int, int]:
+    """Adaptive stopping: every candidate on the first ``start`` worlds, doubled until the leader is ``z``
+    paired standard errors ahead of every other candidate, or ``cap`` worlds."""
+    b = start
+    while True:
+        best = _most_wins(x[:, :b].sum(axis=1), own, range(len(x)))
+        d = x[best, :b][None, :] - x[:, :b]
+        se = d.std(axis=1, ddof=1) / np.sqrt(b)
+        ahead = np.delete(d.mean(axis=1) > z * se, best)
+        if b >= cap or ahead.all():
+            return best, len(x) * b
+        b *= 2
+
+
+ALLOCATIONS = {f"flat {b:,}": (flat, (b,)) for b in (1024, 2048, 4096, 8192)}
+ALLOCATIONS |= {f"halving {b:,}": (halving, (b,)) for b in (1024, 2048)}
+ALLOCATIONS |= {f"adaptive z={z} from {a:,}": (adaptive, (a, 8192, z)) for a in (512, 1024) for z in (1.0, 1.5, 2.0)}
+
+
+def allocations(rows: list[dict], worlds: int) -> dict:
+    """Per way of spending a decision's rollouts (``ALLOCATIONS``), on every probed decision (both halves
+    choosing in turn, ``_spread_halves``): its value (points of artillery win share against the hunter's
+    choice), its rollouts as a share of flat 8,192's, and its paired difference from each flat budget."""
+    values = {name: [] for name in ALLOCATIONS}
+    cost = {name: [] for name in ALLOCATIONS}
+    for r in (r for r in rows if "bits" in r):
+        outcome = np.unpackbits(r["bits"], axis=1)[:r["n"], :worlds].astype(np.int64)
+        halves = _spread_halves(outcome)
+        for name, (rule, options) in ALLOCATIONS.items():
+            picks = [(rule(x, r["own"], *options), judge) for x, judge in halves]
+            values[name].append(np.mean([(judge[c] - judge[r["own"]]) * 100 for (c, _), judge in picks]))
+            cost[name].append(np.mean([used for (_, used), _ in picks]))
+    flat_cost = np.mean(cost["flat 8,192"])
+    out = {}
+    for name in ALLOCATIONS:
+        v = np.array(values[name])
+        against = {}
+        for other in (f for f in ALLOCATIONS if f.startswith("flat")):
+            d = v - np.array(values[other])
+            half = stats.t.ppf(0.975, len(d) - 1) * d.std(ddof=1) / np.sqrt(len(d)) if d.any() else 0.0
+            against[other] = [round(float(d.mean()), 4), round(float(half), 4)]
+        out[name] = {"value_pp": round(float(v.mean()), 4), "rollouts_of_flat_8192": round(np.mean(cost[name]) /
+                                                                                             flat_cost, 4),
+                     "against_flat": against}
+    return {"decisions": len(values["flat 8,192"]), "worlds": worlds, "allocations": out}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2000)
@@ -238,7 +328,15 @@ def main() -> None:
     parser.add_argument("--raw", type=Path, help="keep every probe's outcomes here (a pickle); with --from-raw, "
                                                  "summarise these instead of playing (the other options as played)")
     parser.add_argument("--from-raw", action="store_true")
+    parser.add_argument("--allocations", type=Path, help="with --from-raw (16,384 worlds): compare ways of "
+                                                         "spending the rollouts (``allocations``), written here")
     args = parser.parse_args()
+    if args.allocations:
+        rows = pickle.loads(args.raw.read_bytes())
+        result = allocations(rows, args.worlds) | {"raw": args.raw.name, "date": dt.date.today().isoformat()}
+        args.allocations.write_text(json.dumps(result, indent=1) + "\n")
+        print(json.dumps(result, indent=1))
+        return
     began = time.perf_counter()
     rounds = tuple(int(r) for r in args.rounds.split(","))
     if args.from_raw:
