@@ -46,3 +46,32 @@ def test_a_choice_is_judged_on_the_worlds_it_was_not_made_on(probes):
     outcome[0, 1::4] = 1
     value = probes.budget_values(outcome, 0, (16,))[0]
     assert value == pytest.approx(100 * (0 - 16 / 48) / 4)
+
+
+def test_the_choosing_half_is_spread_over_the_worlds_and_judged_on_the_other(probes):
+    outcome = np.zeros((2, 16), dtype=np.int64)
+    outcome[1, 1::2] = 1  # candidate 1 wins only the odd worlds
+    (x0, judge0), (x1, judge1) = probes._spread_halves(outcome)
+    assert x0.sum() == 0 and judge0.tolist() == [0.0, 1.0]  # even worlds choose, odd ones judge
+    assert x1[1].tolist() == [1] * 8 and judge1.tolist() == [0.0, 0.0]
+    spread = probes._spread_halves(np.arange(32)[None, :])[0][0][0]
+    assert spread[:4].tolist() == [0, 16, 8, 24]  # any first B of the half lie spread over it
+
+
+def test_halving_keeps_the_best_and_spends_flats_rollouts(probes):
+    x = np.zeros((5, 64), dtype=np.int64)
+    x[3, ::2] = 1  # candidate 3 wins half the worlds, the others none
+    assert probes.flat(x, 0, 8) == (3, 40)
+    choice, spent = probes.halving(x, 0, 8)
+    assert choice == 3 and spent <= 40
+    assert probes.halving(np.zeros((5, 64), dtype=np.int64), 2, 8)[0] == 2  # ties keep the hunter's choice
+
+
+def test_adaptive_stops_once_the_leader_is_clear_and_at_the_cap(probes):
+    x = np.zeros((3, 64), dtype=np.int64)
+    x[1] = 1
+    assert probes.adaptive(x, 0, 4, 64, 1.5) == (1, 12)  # clear at the start
+    noisy = np.zeros((3, 64), dtype=np.int64)
+    noisy[1, ::4] = 1
+    noisy[2, 1::4] = 1  # two candidates equally good: doubles to the cap
+    assert probes.adaptive(noisy, 0, 4, 64, 1.5) == (1, 3 * 64)
