@@ -266,6 +266,10 @@ def skill_command(
                                                   "first N games of each level only (default: all)")] = None,
     seed: SeedOpt = 0,
     jobs: JobsOpt = -1,
+    chunk_games: Annotated[int | None, typer.Option("--chunk-games", help="Games per chunk of a level (default: "
+                                                    "its games / (16 x jobs); at least 64). A stopped level keeps "
+                                                    "its finished chunks, whatever chunking played them, and loses "
+                                                    "those in play: small chunks lose less at a costly level")] = None,
     backend: Annotated[str, typer.Option("--backend", help="loky or dask (a local cluster, or --scheduler)")] = "loky",
     scheduler: Annotated[str | None, typer.Option("--scheduler", help="Dask scheduler address")] = None,
     out: Annotated[Path, typer.Option("--out", help="Write <game>-skill.json/.csv/.png here (what `sim report` "
@@ -282,19 +286,22 @@ def skill_command(
     from sim.cli import EXIT_ON_SIGNAL, STOPPED_BY
     from sim.core.display import console
     from sim.core.runner import signal_of, sigterm_interrupts
-    from sim.workflow.skill import parse_ladder, print_skill, skill, write_skill
+    from sim.workflow.common import DEFAULT_CHUNK
+    from sim.workflow.skill import MIN_CHUNK, parse_ladder, print_skill, skill, write_skill
 
     if backend not in ("loky", "dask"):
         raise UserError(f"--backend {backend}: expected loky or dask")
     if status and replay:
         raise UserError("--status reads the levels kept in OUT/levels, --replay plays them again: not both")
+    if chunk_games is not None and chunk_games < MIN_CHUNK:
+        raise UserError(f"--chunk-games {chunk_games}: expected {MIN_CHUNK} or more games")
     cache = None if replay else out / "levels"
     try:
         with sigterm_interrupts():
             result = skill(game, scenario, games, seed, parse_ladder(ladder) if ladder else None, tolerance / 100,
                            time_limit, _jobs(jobs), backend, scheduler, players, tuple(set_ or ()), gaps,
-                           gap_games=gap_games, say=lambda text: console.print(f"  {text}"), cache=cache,
-                           status=status)
+                           chunk_size=chunk_games or DEFAULT_CHUNK, gap_games=gap_games,
+                           say=lambda text: console.print(f"  {text}"), cache=cache, status=status)
     except KeyboardInterrupt as exc:  # the levels and chunks finished so far are on disk: say so, not "nothing written"
         stopped_by = signal_of(exc)
         how = STOPPED_BY[stopped_by]

@@ -66,6 +66,7 @@ DEFAULT_TOLERANCE = 0.01  # ±1 point
 DEFAULT_OUT = Path("reports/skill")
 RUNGS = 6  # levels of search in the default ladder: B .. 32B
 CHUNKS_A_JOB = 16  # a level's chunks per job (at most): what a stopped level loses is at most one a job
+MIN_CHUNK = 64  # games a chunk of a level (at least), whatever ``chunk_size`` asks
 
 
 @dataclass
@@ -286,6 +287,19 @@ def _chunks(n_games: int, size: int, spread: int, jobs: int) -> list[tuple[int, 
     return [*chunk_plan(spread, small), *chunk_plan(n_games - spread, size, spread)]
 
 
+def _around(plan: list[tuple[int, int]], kept: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The chunks (start, count) of ``plan`` with the games of the ``kept`` chunks (not overlapping) cut
+    out, and the kept chunks themselves, by start: every game in one chunk, whatever chunking (``--jobs``,
+    ``--chunk-games``) the run that kept them used."""
+    chunks = list(kept)
+    for start, count in plan:
+        pieces = [(start, start + count)]
+        for first, n in kept:
+            pieces = [(a, b) for lo, hi in pieces for a, b in ((lo, min(hi, first)), (max(lo, first + n), hi)) if a < b]
+        chunks.extend((a, b - a) for a, b in pieces)
+    return sorted(chunks)
+
+
 CHUNK = re.compile(r"(\d+)-(\d+)\.npz")  # games start..start+count-1 of a level stopped half way: "start-count.npz"
 
 
@@ -313,12 +327,13 @@ def play_level(spec: GameSpec, rules: BaseModel, policy: np.ndarray, deviators: 
     With a folder ``partial`` each chunk is stored there as it finishes and a chunk found there is read,
     not played: a level stopped half way (interrupted, or the machine lost) goes on where it stopped. On a
     terminal, a progress bar of the level's games (those read from ``partial`` count as done)."""
-    size = max(64, min(chunk_size, -(-n_games // (CHUNKS_A_JOB * max(1, jobs)))))
+    size = max(MIN_CHUNK, min(chunk_size, -(-n_games // (CHUNKS_A_JOB * max(1, jobs)))))
     paired = _paired(n_games, gap_games)
-    plan = _chunks(n_games, size, paired if deviators else 0, max(1, jobs))
+    kept = [(start, count) for start, count, _ in _kept_chunks(partial) if start + count <= n_games]
+    plan = _around(_chunks(n_games, size, paired if deviators else 0, max(1, jobs)), kept)
     done, todo = [], []
     for start, count in plan:
-        found = None if partial is None else cached_level(chunk_file(partial, start, count))
+        found = None if (start, count) not in kept else cached_level(chunk_file(partial, start, count))
         if found is None:
             todo.append((spec, rules, policy, deviators, names, seed, start, count, paired))
         else:

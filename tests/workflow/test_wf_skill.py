@@ -256,6 +256,7 @@ def test_a_game_without_a_search_bot_is_a_user_error():
     (("toy-search", "--games", "1"), "error: --games 1: a paired comparison needs at least 2 games"),
     (("toy-search", "--backend", "spark"), "error: --backend spark: expected loky or dask"),
     (("toy-search", "--tolerance", "0"), "error: --tolerance 0: expected points between 0 and 100"),
+    (("toy-search", "--chunk-games", "10"), "error: --chunk-games 10: expected 64 or more games"),
 ])
 def test_cli_bad_input_exits_2_with_a_clear_message(sim_main, args, says):
     code, captured = sim_main("skill", *args)
@@ -311,6 +312,41 @@ def test_a_level_stopped_half_way_goes_on_where_it_stopped(tmp_path, monkeypatch
     first_level = module._chunks(1200, 75, 300, 1)  # 1,200 games in chunks of 75, the 300 paired in 4
     assert played[5:5 + len(first_level) - 5] == [start for start, _ in first_level[5:]]
     assert len(list(cache.glob("toy-search-*.npz"))) == 3 and not list(cache.glob("toy-search-*/"))
+
+
+def test_a_level_goes_on_from_the_chunks_another_chunking_kept(tmp_path, monkeypatch):
+    """Stopped after five chunks of its second level (75 games each), the level goes on in chunks of 64 games
+    (``--chunk-games``): the kept games are read, only the others are played, each once, and the curve is the
+    one a run from nothing gives."""
+    from sim.workflow import skill as module
+
+    cache = tmp_path / "levels"
+    whole = skill(SEARCHING, "bonus", 1200, seed=3, ladder=[1, 2], players=2, gap_games=300, jobs=1)
+    real = _stop_in_level(module, monkeypatch, 1, 5)
+    with pytest.raises(KeyboardInterrupt):
+        skill(SEARCHING, "bonus", 1200, seed=3, ladder=[1, 2], players=2, gap_games=300, jobs=1, cache=cache)
+    [partial] = [folder for folder in cache.glob("toy-search-*") if folder.is_dir()]
+    kept = [(start, count) for start, count, _ in module._kept_chunks(partial)]
+    assert sum(count for _, count in kept) == 375
+    tasks = []
+    monkeypatch.setattr(module, "_level_chunk", lambda *task: tasks.append((task[2].tobytes(), task[6], task[7]))
+                        or real(*task))
+    again = skill(SEARCHING, "bonus", 1200, seed=3, ladder=[1, 2], players=2, gap_games=300, jobs=1, cache=cache,
+                  chunk_size=64)
+    assert again.points == whole.points and again.gaps == whole.gaps
+    played = [(start, count) for policy, start, count in tasks if policy == tasks[0][0]]
+    assert max(count for _, count in played) == 64
+    games = sorted(g for start, count in kept + played for g in range(start, start + count))
+    assert games == list(range(1200))  # every game once: none of the kept played again
+
+
+def test_kept_chunks_are_cut_out_of_the_plan():
+    from sim.workflow.skill import _around
+
+    assert _around([(0, 100), (100, 100), (200, 100)], [(50, 100)]) == [(0, 50), (50, 100), (150, 50), (200, 100)]
+    assert _around([(0, 64), (64, 64)], []) == [(0, 64), (64, 64)]
+    assert _around([(0, 64), (64, 64)], [(0, 64), (64, 64)]) == [(0, 64), (64, 64)]
+    assert _around([(0, 300)], [(10, 10), (100, 50)]) == [(0, 10), (10, 10), (20, 80), (100, 50), (150, 150)]
 
 
 def _ctrl_c() -> None:
