@@ -3,6 +3,8 @@
 from pathlib import Path
 
 import numpy as np
+import pytest
+import reference_memo
 from reference_memo import digest, fingerprint, kept_reference
 
 import sim
@@ -30,7 +32,7 @@ def test_fingerprint_follows_contents_not_identity():
     assert fingerprint({"x": a, "y": (1, "z")}) == fingerprint({"y": (1, "z"), "x": b})
     b[5] = 0
     assert fingerprint(a) != fingerprint(b)
-    assert digest(IN_REFERENCE, a) != digest(IN_REFERENCE, b)
+    assert digest(IN_REFERENCE, Path(__file__), a) != digest(IN_REFERENCE, Path(__file__), b)
 
 
 def test_kept_result_is_played_once_and_again_when_the_arguments_change():
@@ -47,11 +49,12 @@ def test_kept_result_is_played_once_and_again_when_the_arguments_change():
     assert len(cache) == 2
 
 
-def test_kept_result_is_played_again_when_the_reference_changes(monkeypatch):
+@pytest.mark.parametrize("edited", [IN_REFERENCE, Path(__file__).resolve()])
+def test_kept_result_is_played_again_when_the_reference_or_the_calling_test_changes(monkeypatch, edited):
     cache, played = FakeCache(), []
     kept_reference(cache, "t", IN_REFERENCE, (1,), lambda: played.append(1) or 1)
     original = Path.read_bytes
-    monkeypatch.setattr(Path, "read_bytes",
-                        lambda self: original(self) + (b"# edited" if self == IN_REFERENCE else b""))
+    monkeypatch.setattr(Path, "read_bytes", lambda self: original(self) + (b"# edited" if self == edited else b""))
+    monkeypatch.setattr(reference_memo, "_sources_digest", reference_memo._sources_digest.__wrapped__)
     kept_reference(cache, "t", IN_REFERENCE, (1,), lambda: played.append(2) or 2)
     assert played == [1, 2]
