@@ -6,6 +6,7 @@ the key and what was expected, and exits with code 2 without a traceback.
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
 from pathlib import Path
@@ -202,8 +203,10 @@ def _trace_document(spec, scen, policy_ids, seed: int, index: int, trace) -> dic
             "events": getattr(trace, "events", None)}
 
 
+@functools.cache
 def _register_plugins() -> None:
-    """Commands that live beside their subject (balance workflow, game-specific tools)."""
+    """Commands that live beside their subject (balance workflow, game-specific tools), registered once a
+    process (``main`` may run many times in one, as the tests run it)."""
     import importlib
 
     for module in ("sim.workflow.cli",):

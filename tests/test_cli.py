@@ -1,15 +1,18 @@
-"""The `sim` command as a user meets it: output with intervals, exit code 2 and no traceback on bad input."""
+"""The `sim` command as a user meets it: output with intervals, exit code 2 and no traceback on bad input.
+
+Most cases run ``sim`` in the test process (``run_sim``); those marked "a real process" start
+``python -m sim``, so the entry point as a user starts it is covered too."""
 
 import subprocess
 import sys
 
 import pytest
+from sim_cli import run_sim as sim
 
-SIM = [sys.executable, "-m", "sim"]
 
-
-def sim(*args, cwd=None):
-    return subprocess.run(SIM + list(args), capture_output=True, text=True, cwd=cwd, timeout=600)
+def sim_process(*args):
+    """``python -m sim ARGS`` in a process of its own."""
+    return subprocess.run([sys.executable, "-m", "sim", *args], capture_output=True, text=True, timeout=600)
 
 
 def assert_user_error(proc, *fragments):
@@ -20,7 +23,8 @@ def assert_user_error(proc, *fragments):
 
 
 def test_games_lists_games_players_bots_and_scenarios():
-    proc = sim("games")
+    """A real process."""
+    proc = sim_process("games")
     assert proc.returncode == 0, proc.stderr
     assert "ocracoke" in proc.stdout and "players: 2, 3, 4" in proc.stdout
     assert "random, naive, noswap, counter" in proc.stdout and "scenarios: " in proc.stdout
@@ -39,7 +43,8 @@ def test_run_prints_rates_with_intervals_and_n():
 
 
 def test_unknown_game():
-    assert_user_error(sim("run", "ocracok"), "unknown game 'ocracok'", "did you mean 'ocracoke'")
+    """A real process: exit 2 and one line, no traceback, from the interpreter's point of view."""
+    assert_user_error(sim_process("run", "ocracok"), "unknown game 'ocracok'", "did you mean 'ocracoke'")
 
 
 def test_unknown_key_in_a_scenario_file(tmp_path):
@@ -70,7 +75,7 @@ def test_trace_replays_a_game():
     proc = sim("trace", "ocracoke", "--seed", "5", "--index", "3")
     assert proc.returncode == 0, proc.stderr
     assert len(proc.stdout.splitlines()) > 5
-    assert proc.stdout == sim("trace", "ocracoke", "--seed", "5", "--index", "3").stdout
+    assert proc.stdout == sim_process("trace", "ocracoke", "--seed", "5", "--index", "3").stdout  # a fresh process
 
 
 def test_trace_draws_map_frames_for_a_map_game(tmp_path):

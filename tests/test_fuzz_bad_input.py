@@ -5,18 +5,14 @@ the problem, no traceback, and write nothing."""
 
 from __future__ import annotations
 
-import contextlib
-import io
-import os
-import sys
 import tempfile
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sim_cli import run_sim
 
-from sim.cli import main
 from sim.core.errors import UserError
 from sim.core.registry import all_games
 from sim.core.runner import MAX_CHUNK, MAX_GAMES, MAX_JOBS, MAX_SEED
@@ -177,24 +173,6 @@ def snapshot(root: Path) -> dict[str, int]:
     return {str(p.relative_to(root)): p.stat().st_size for p in root.rglob("*")}
 
 
-def run_cli(args: list[str], cwd: Path) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    old = os.getcwd()
-    os.chdir(cwd)
-    argv = sys.argv
-    sys.argv = ["sim", *args]
-    code = None
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-            main()
-    except SystemExit as exc:
-        code = exc.code
-    finally:
-        sys.argv = argv
-        os.chdir(old)
-    return code, out.getvalue(), err.getvalue()
-
-
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
 @given(case())
 def test_generated_bad_input_exits_2_with_one_line_and_writes_nothing(example):
@@ -209,11 +187,11 @@ def test_generated_bad_input_exits_2_with_one_line_and_writes_nothing(example):
             (root / "f").write_text("x")
             args += ["--out", str(root / "f") if out_where == "file" else str(root / "f" / "run")]
         before = snapshot(root)
-        code, stdout, stderr = run_cli(args, root)
-        assert code == 2, (args, code, stdout[-500:], stderr)
-        assert "Traceback" not in stdout + stderr
-        lines = stderr.strip().splitlines()
-        assert len(lines) == 1 and lines[0].startswith("error: "), (args, stderr)
+        proc = run_sim(*args, cwd=root)
+        assert proc.returncode == 2, (args, proc.returncode, proc.stdout[-500:], proc.stderr)
+        assert "Traceback" not in proc.stdout + proc.stderr
+        lines = proc.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("error: "), (args, proc.stderr)
         assert snapshot(root) == before, args
 
 

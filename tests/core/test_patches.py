@@ -1,12 +1,11 @@
 """Patches, not copies (issue 22 item 4): Island Nation maps and Wonderful Island catalogues take
 ``extends`` plus small edits, validated like scenarios; and every file under scenarios/ loads."""
 
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from sim_cli import run_sim
 
 from sim.core.errors import ScenarioError
 from sim.core.registry import all_games
@@ -114,7 +113,6 @@ def test_bad_catalogue_patch_names_the_patch_file_and_key(tmp_path, text, key):
 
 def test_a_bad_patch_exits_2_with_one_line(tmp_path):
     patch = write(tmp_path, "p.toml", 'extends = "kaoteng"\nremove_points = ["Q9"]\n')
-    proc = subprocess.run([sys.executable, "-m", "sim", "run", "island-nation", "--set", f'map="{patch}"',
-                           "--games", "10"], capture_output=True, text=True, timeout=300)
+    proc = run_sim("run", "island-nation", "--set", f'map="{patch}"', "--games", "10")
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert f"{patch}: remove_points: expected labels of points of the map kaoteng" in proc.stderr

@@ -3,23 +3,17 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import numpy as np
 from in_helpers import rules
+from sim_cli import run_sim as _sim
 
 from sim.games.island_nation import engine as E
 from sim.games.island_nation.analysis import describe_log, log_events
 from sim.games.island_nation.board import default_board
 from sim.games.island_nation.rules import EFFECTS
 
-SIM = [sys.executable, "-m", "sim"]
 TRAITOR = EFFECTS.index("traitor")
-
-
-def _sim(*args):
-    return subprocess.run(SIM + list(args), capture_output=True, text=True, timeout=600)
 
 
 def test_in_card_5_the_traitor_event_drawn_by_the_frogman_is_told_as_doing_nothing():

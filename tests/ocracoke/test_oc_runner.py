@@ -1,12 +1,11 @@
 """Ocracoke through the runner and the CLI: determinism, traces, Parquet output, scenarios, bad input."""
 
-import subprocess
-import sys
 
 import numpy as np
 import polars as pl
 import pytest
 from ocracoke_helpers import seated
+from sim_cli import run_sim
 
 from sim.core.errors import ScenarioError, UserError
 from sim.core.runner import resolve_scenario, simulate
@@ -118,8 +117,7 @@ def test_unknown_bot_is_a_user_error(rules4):
 
 
 def test_cli_prints_one_line_and_exits_2_on_bad_input():
-    proc = subprocess.run([sys.executable, "-m", "sim", "run", "ocracoke", "--set", "players=7", "--games", "10"],
-                          capture_output=True, text=True)
+    proc = run_sim("run", "ocracoke", "--set", "players=7", "--games", "10")
     assert proc.returncode == 2
     assert proc.stderr.strip().count("\n") == 0 and "players" in proc.stderr and "Traceback" not in proc.stderr
 

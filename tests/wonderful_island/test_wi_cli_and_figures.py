@@ -1,11 +1,10 @@
 """The command line and the report figures for The Wonderful Island."""
 
-import subprocess
-import sys
-
 import matplotlib
 
 matplotlib.use("Agg")
+
+from sim_cli import run_sim  # noqa: E402
 
 from sim.core.scenario import load_scenario  # noqa: E402
 from sim.games.wonderful_island import GAME  # noqa: E402
@@ -13,9 +12,10 @@ from sim.games.wonderful_island import GAME  # noqa: E402
 
 def test_sim_run_prints_camp_win_rates_endings_and_tables():
     """WI-COMP-2: `sim run wonderful-island --players N` with a bot per camp."""
-    out = subprocess.run([sys.executable, "-m", "sim", "run", "wonderful-island", "--players", "3", "--games", "400",
-                          "--jobs", "1", "--policy", "blue=random", "--policy", "politician=partisan"],
-                         capture_output=True, text=True, check=True).stdout
+    proc = run_sim("run", "wonderful-island", "--players", "3", "--games", "400", "--jobs", "1",
+                   "--policy", "blue=random", "--policy", "politician=partisan")
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
     for text in ("blue camp wins", "green camp wins", "a politician wins", "ends by the forced count",
                  "rounds played", "someone goes to jail", "venue gains", "politician win rate per seat",
                  "win rate by seat position and camp",
@@ -24,8 +24,9 @@ def test_sim_run_prints_camp_win_rates_endings_and_tables():
 
 
 def test_sim_trace_tells_one_game():
-    out = subprocess.run([sys.executable, "-m", "sim", "trace", "wonderful-island", "--seed", "3", "--index", "2"],
-                         capture_output=True, text=True, check=True).stdout
+    proc = run_sim("trace", "wonderful-island", "--seed", "3", "--index", "2")
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
     assert "seat 0: camp" in out and "campaign turn 1" in out and "== game ends" in out and "WINNER" in out
 
 
@@ -50,12 +51,13 @@ def test_report_figures_have_titles_and_labelled_axes():
 def test_sim_wi_values_prints_paired_tables_and_rejects_bad_input():
     """`sim wi-values` prints the venue and jail/hospital tables, each estimate with its interval and unit (issue 23
     item 13), with seed 0 as every command; an unknown table is a UserError (exit 2)."""
-    out = subprocess.run([sys.executable, "-m", "sim", "wi-values", "venues", "decisive", "--players", "4", "--games",
-                          "300"], capture_output=True, text=True, check=True).stdout
+    proc = run_sim("wi-values", "venues", "decisive", "--players", "4", "--games", "300")
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
     assert "street_sweep" in out and "legislature" in out and "first jail spared" in out
     assert "seed 0" in out and "when_chosen_vs_rally [95 %] (pp)" in out and "support_in_hand" in out
     assert "decisive [95 %] (%)" in out and "bot_chooses (%)" in out and "shape:" not in out  # no raw polars frame
-    bad = subprocess.run([sys.executable, "-m", "sim", "wi-values", "colours"], capture_output=True, text=True)
+    bad = run_sim("wi-values", "colours")
     assert bad.returncode == 2 and "expected one of venues" in bad.stderr
 
 

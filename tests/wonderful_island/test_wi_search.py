@@ -3,11 +3,9 @@ information, its draws come from its own stream, and its output is what the runn
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import numpy as np
 import pytest
+from sim_cli import run_sim
 from wi_helpers import rules
 
 from sim.core.rng import game_stream
@@ -288,6 +286,7 @@ def test_trace_shows_each_candidate_value_and_n():
 
 
 def test_sim_trace_with_search_on_the_command_line():
-    out = subprocess.run([sys.executable, "-m", "sim", "trace", "wonderful-island", "--seed", "3", "--index", "2",
-                          "--policy", "politician=search:rollouts=2"], capture_output=True, text=True, check=True).stdout
+    proc = run_sim("trace", "wonderful-island", "--seed", "3", "--index", "2", "--policy", "politician=search:rollouts=2")
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
     assert "search seat" in out and "(won" in out and "== game ends" in out
