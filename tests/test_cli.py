@@ -79,10 +79,17 @@ def test_trace_replays_a_game():
 
 
 def test_trace_draws_map_frames_for_a_map_game(tmp_path):
+    """`sim trace --map-frames`: one PNG per round the game reached."""
+    from sim.core.scenario import load_scenario
+    from sim.games.island_nation import GAME
+
     proc = sim("trace", "island-nation", "--seed", "3", "--index", "2", "--map-frames", str(tmp_path))
     assert proc.returncode == 0, proc.stderr
     frames = sorted(tmp_path.glob("round-*.png"))
     assert frames and f"wrote {len(frames)} map frames" in proc.stdout
+    rules = load_scenario("island-nation", GAME.rules_model, "base").rules
+    assert len(frames) == GAME.play(rules, GAME.policy_array(rules), 3, 2, 1).games["end_round"][0]
+    assert all(frame.stat().st_size > 0 for frame in frames)
 
 
 def test_map_frames_of_a_game_without_a_map():

@@ -52,18 +52,6 @@ def test_tables_and_figures(run):
     assert np.isfinite(run.summary.tallies["density"]).all()
 
 
-def test_map_frames_draw_one_picture_per_round_played(tmp_path):
-    """`sim trace --map-frames`: one PNG per round the game reached."""
-    from sim.core.scenario import load_scenario
-    from sim.games.island_nation.figures import trace_frames
-
-    rules = load_scenario("island-nation", GAME.rules_model, "base").rules
-    policy = GAME.policy_array(rules)
-    row = GAME.play(rules, policy, 3, 2, 1).games
-    paths = trace_frames(rules, policy, 3, 2, tmp_path)
-    assert len(paths) == row["end_round"][0] and all(p.stat().st_size > 0 for p in paths)
-
-
 def _log(*rows):
     return np.array(rows, dtype=np.int64).reshape(-1, 6)
 
