@@ -280,6 +280,10 @@ def skill_command(
     status: Annotated[bool, typer.Option("--status", help="Play nothing: print the curve of the levels already "
                                          "played whole and, of the next, how many games are kept so far (a "
                                          "run going on, or stopped) and each headline on them; writes nothing")] = False,
+    pause_after: Annotated[float | None, typer.Option("--pause-after", help="Seconds: begin no chunk after this "
+                                                      "long; the chunks in play finish and are kept in OUT/levels, "
+                                                      "the curve files are not written, and the same command goes "
+                                                      "on from the kept chunks (a level longer than a sitting)")] = None,
 ) -> None:
     """The skill curve: headline metrics with every role at rising strength (scripted, then search at
     budget B, 2B, 4B, ...) on the same games, until two successive levels agree within the tolerance."""
@@ -293,6 +297,8 @@ def skill_command(
         raise UserError(f"--backend {backend}: expected loky or dask")
     if status and replay:
         raise UserError("--status reads the levels kept in OUT/levels, --replay plays them again: not both")
+    if status and pause_after is not None:
+        raise UserError("--status plays nothing, --pause-after pauses play: not both")
     if chunk_games is not None and chunk_games < MIN_CHUNK:
         raise UserError(f"--chunk-games {chunk_games}: expected {MIN_CHUNK} or more games")
     cache = None if replay else out / "levels"
@@ -301,7 +307,8 @@ def skill_command(
             result = skill(game, scenario, games, seed, parse_ladder(ladder) if ladder else None, tolerance / 100,
                            time_limit, _jobs(jobs), backend, scheduler, players, tuple(set_ or ()), gaps,
                            chunk_size=chunk_games or DEFAULT_CHUNK, gap_games=gap_games,
-                           say=lambda text: console.print(f"  {text}"), cache=cache, status=status)
+                           say=lambda text: console.print(f"  {text}"), cache=cache, status=status,
+                           pause_after_s=pause_after)
     except KeyboardInterrupt as exc:  # the levels and chunks finished so far are on disk: say so, not "nothing written"
         stopped_by = signal_of(exc)
         how = STOPPED_BY[stopped_by]
@@ -311,7 +318,10 @@ def skill_command(
         raise typer.Exit(EXIT_ON_SIGNAL[stopped_by]) from None
     if result.levels:
         print_skill(result)
-    if not status:
+    if result.stopped == "paused":
+        console.print(f"paused after {pause_after:g} s: the chunks finished are kept in {cache}; the same command "
+                      "goes on from them (nothing else written)")
+    elif not status:
         for path in write_skill(result, out):
             console.print(f"wrote {path}")
 

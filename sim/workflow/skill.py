@@ -29,7 +29,9 @@ gaps' sums and its cost, named by everything that fixes them (game, sources and 
 games, the level's and the deviators' bots, gap games). A later run that meets the same level reads
 it instead of playing it, so extending a ladder by one budget plays that budget alone, paired with
 the cached level before it. While a level plays, its finished chunks are kept beside it
-(``levels/<game>-<key>/``), so a level stopped half way goes on where it stopped.
+(``levels/<game>-<key>/``), so a level stopped half way goes on where it stopped. A level longer than a
+working session can be paused (``--pause-after``): no chunk begins after the pause time, the chunks in
+play finish and are kept, and the same command goes on from them later.
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ import datetime as dt
 import functools
 import hashlib
 import json
+import math
 import re
 import shutil
 import textwrap
@@ -67,6 +70,10 @@ DEFAULT_OUT = Path("reports/skill")
 RUNGS = 6  # levels of search in the default ladder: B .. 32B
 CHUNKS_A_JOB = 16  # a level's chunks per job (at most): what a stopped level loses is at most one a job
 MIN_CHUNK = 64  # games a chunk of a level (at least), whatever ``chunk_size`` asks
+
+
+class Paused(Exception):
+    """A chunk of a level had not begun when the pause time came; the chunks that finished are kept."""
 
 
 @dataclass
@@ -161,7 +168,8 @@ class SkillCurve:
     gaps: list[Gap]
     verdicts: list[Verdict]
     costs: list[LevelCost]
-    stopped: str  # "settled", "ladder end", "time limit" or "status" (``--status``: played nothing)
+    stopped: str  # "settled", "ladder end", "time limit", "paused" (``--pause-after``; the levels whole so far) or
+    # "status" (``--status``: played nothing)
     elapsed_s: float
     sources: str
     date: str
@@ -247,9 +255,13 @@ def level_policies(game: str | GameSpec, level: str | None, policies: dict[str, 
 
 # ------------------------------------------------------------------------------------------ play
 def _level_chunk(spec: GameSpec, rules: BaseModel, policy: np.ndarray, deviators: list[np.ndarray],
-                 names: list[str], seed: int, start: int, count: int, gap_games: int):
+                 names: list[str], seed: int, start: int, count: int, gap_games: int, pause_at: float | None = None):
     """Games start..start+count-1 at the level (per-game values, CPU time, search decisions) and, for
-    those below ``gap_games``, with each deviator (paired sums against the level)."""
+    those below ``gap_games``, with each deviator (paired sums against the level). A chunk whose turn
+    comes at or after ``pause_at`` (seconds since the epoch, as ``time.time``) is not begun: its values
+    are None."""
+    if pause_at is not None and time.time() >= pause_at:
+        return start, None, [], 0.0, 0
     began = time.process_time()
     chunk = spec.play(rules, policy, seed, start, count)
     cpu = time.process_time() - began
@@ -318,15 +330,26 @@ def _games(values: dict[str, np.ndarray]) -> int:
     return len(next(iter(values.values())))
 
 
+def _until(tasks: list[tuple], pause_at: float | None) -> Iterator[tuple]:
+    """``tasks`` in order, none handed out at or after ``pause_at`` (joblib takes tasks ahead of their turn,
+    so ``_level_chunk`` checks the time again when one begins)."""
+    for task in tasks:
+        if pause_at is not None and time.time() >= pause_at:
+            return
+        yield task
+
+
 def play_level(spec: GameSpec, rules: BaseModel, policy: np.ndarray, deviators: list[np.ndarray],
                names: list[str], n_games: int, seed: int, jobs: int, backend: str, scheduler: str | None,
-               chunk_size: int, gap_games: int | None = None,
-               partial: Path | None = None) -> tuple[dict[str, np.ndarray], list[PairedSums], float, int]:
+               chunk_size: int, gap_games: int | None = None, partial: Path | None = None,
+               pause_at: float | None = None) -> tuple[dict[str, np.ndarray], list[PairedSums], float, int]:
     """One level on games 0..n_games-1: per-game values in game order, each deviator's paired sums (on
     games 0..gap_games-1), CPU seconds and search decisions (summed over the chunks, wherever they ran).
     With a folder ``partial`` each chunk is stored there as it finishes and a chunk found there is read,
-    not played: a level stopped half way (interrupted, or the machine lost) goes on where it stopped. On a
-    terminal, a progress bar of the level's games (those read from ``partial`` count as done)."""
+    not played: a level stopped half way (interrupted, or the machine lost) goes on where it stopped. No
+    chunk begins at or after ``pause_at`` (``time.time`` seconds); if any did not begin, ``Paused`` is
+    raised once those in play have finished (and been stored). On a terminal, a progress bar of the level's games
+    (those read from ``partial`` count as done)."""
     size = max(MIN_CHUNK, min(chunk_size, -(-n_games // (CHUNKS_A_JOB * max(1, jobs)))))
     paired = _paired(n_games, gap_games)
     kept = [(start, count) for start, count, _ in _kept_chunks(partial) if start + count <= n_games]
@@ -335,17 +358,21 @@ def play_level(spec: GameSpec, rules: BaseModel, policy: np.ndarray, deviators: 
     for start, count in plan:
         found = None if (start, count) not in kept else cached_level(chunk_file(partial, start, count))
         if found is None:
-            todo.append((spec, rules, policy, deviators, names, seed, start, count, paired))
+            todo.append((spec, rules, policy, deviators, names, seed, start, count, paired, pause_at))
         else:
             done.append((start, *found[:4]))
     with games_bar(n_games, None, done=sum(_games(d[1]) for d in done)) as advance:
         for start, part, chunk_gaps, chunk_cpu, chunk_decisions in _iter_parallel(
-                todo, max(1, jobs), backend, scheduler, work=_level_chunk):
+                _until(todo, pause_at), max(1, jobs), backend, scheduler, work=_level_chunk):
+            if part is None:  # its turn came after the pause time
+                continue
             if partial is not None:
                 store_level(chunk_file(partial, start, _games(part)), part, chunk_gaps, chunk_cpu, chunk_decisions,
                             0.0)
             done.append((start, part, chunk_gaps, chunk_cpu, chunk_decisions))
             advance(_games(part))
+    if sum(_games(d[1]) for d in done) < n_games:
+        raise Paused
     values = {name: np.zeros(n_games, np.int64) for name in names}
     gaps = [PairedSums() for _ in deviators]
     for start, part, chunk_gaps, _, _ in done:
@@ -412,14 +439,15 @@ def _hours(seconds: float) -> str:
 
 KEPT = {"going on": "{level}: going on from the {kept} of {n} games played in {folder}",
         "stopped": "{level}: stopped; {kept} of {n} games are kept in {folder} (run the same command to go on from them)",
-        "status": "{level}: {kept} of {n} games played so far, kept in {folder}"}
+        "status": "{level}: {kept} of {n} games played so far, kept in {folder}",
+        "paused": "{level}: paused; {kept} of {n} games are kept in {folder} (run the same command to go on from them)"}
 
 
 def _say_kept(say, level: str, partial: Path | None, metrics: list[Metric], before: dict[str, np.ndarray] | None,
               n_games: int, how: str, deviated: list[tuple[str, Metric]], deviator: str, *, paired: int,
               jobs: int) -> int:
     """Say how many of ``level``'s games its kept chunks hold (``how``: the run is going on from them, has
-    stopped, or only looks: ``KEPT``) and what the rest would cost on ``jobs`` jobs (``cpu_left``; the
+    stopped or paused, or only looks: ``KEPT``) and what the rest would cost on ``jobs`` jobs (``cpu_left``; the
     first ``paired`` games are played again by the deviators), each headline on them so far and the gap of
     each ``deviated`` role (with its win rate; played by ``deviator``) on the kept games it played
     (``kept_so_far``); nothing when none are kept. Returns how many."""
@@ -532,11 +560,14 @@ def skill(game: str | GameSpec, scenario: str | Path = "base", n_games: int = DE
           ladder: list[int] | None = None, tolerance: float = DEFAULT_TOLERANCE, time_limit_s: float | None = None,
           jobs: int = 1, backend: str = "loky", scheduler: str | None = None, players: int | None = None,
           sets: tuple[str, ...] | list[str] = (), gaps: bool = True, chunk_size: int = DEFAULT_CHUNK,
-          gap_games: int | None = None, say=None, cache: Path | None = None, status: bool = False) -> SkillCurve:
+          gap_games: int | None = None, say=None, cache: Path | None = None, status: bool = False,
+          pause_after_s: float | None = None) -> SkillCurve:
     """Play the levels in turn on the same games until the headlines settle, the ladder ends or time is up;
     a level found in the folder ``cache`` is read rather than played, and one played is stored there. With
     ``status``, play nothing: the curve of the levels ``cache`` holds whole, up to the first it does not,
-    of which it says the games kept so far and each headline on them (or that it is not played yet)."""
+    of which it says the games kept so far and each headline on them (or that it is not played yet). With
+    ``pause_after_s``, no chunk begins after that many seconds: a level not finished by then keeps its
+    finished chunks in ``cache`` and the curve returned, of the levels finished, says "paused"."""
     spec = resolve_game(game)
     if spec.search is None:
         raise UserError(_no_search(spec).replace("`sim robust`", "`sim skill`"))
@@ -548,6 +579,11 @@ def skill(game: str | GameSpec, scenario: str | Path = "base", n_games: int = DE
         raise UserError(f"--gap-games {gap_games}: a paired comparison needs at least 2 games")
     if not 0 < tolerance < 1:
         raise UserError(f"--tolerance {100 * tolerance:g}: expected points between 0 and 100 (e.g. 1 for ±1 point)")
+    if pause_after_s is not None and not 0 < pause_after_s < math.inf:
+        raise UserError(f"--pause-after {pause_after_s:g}: expected a number of seconds above 0")
+    if pause_after_s is not None and cache is None:
+        raise UserError("--pause-after keeps the finished chunks in OUT/levels, --replay keeps no level: not both")
+    pause_at = None if pause_after_s is None else time.time() + pause_after_s
     ladder = list(ladder or default_ladder(spec))
     scen = resolve_scenario(spec, scenario, tuple(sets), players)
     rules = scen.rules
@@ -600,11 +636,16 @@ def skill(game: str | GameSpec, scenario: str | Path = "base", n_games: int = DE
                 try:
                     values, gap_sums, cpu, decisions = play_level(spec, rules, policy, deviators, names, n_games,
                                                                   seed, jobs, backend, scheduler, chunk_size,
-                                                                  gap_games, partial)
+                                                                  gap_games, partial, pause_at)
                 except KeyboardInterrupt:  # Ctrl-C, or SIGTERM under ``sim skill``: no worker plays on
                     stop_workers(backend)
                     tell("stopped")
                     raise
+                except Paused:
+                    if not tell("paused"):
+                        say(f"{name}: paused before any of its chunks began; none of its games are kept")
+                    stopped = "paused"
+                    break
                 wall = time.perf_counter() - level_began
                 if stored is not None:
                     store_level(stored, values, gap_sums, cpu, decisions, wall)

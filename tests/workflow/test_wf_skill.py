@@ -257,6 +257,12 @@ def test_a_game_without_a_search_bot_is_a_user_error():
     (("toy-search", "--backend", "spark"), "error: --backend spark: expected loky or dask"),
     (("toy-search", "--tolerance", "0"), "error: --tolerance 0: expected points between 0 and 100"),
     (("toy-search", "--chunk-games", "10"), "error: --chunk-games 10: expected 64 or more games"),
+    (("toy-search", "--pause-after", "0"), "error: --pause-after 0: expected a number of seconds above 0"),
+    (("toy-search", "--pause-after", "-60"), "error: --pause-after -60: expected a number of seconds above 0"),
+    (("toy-search", "--pause-after", "inf"), "error: --pause-after inf: expected a number of seconds above 0"),
+    (("toy-search", "--pause-after", "60", "--replay"), "error: --pause-after keeps the finished chunks in "
+                                                         "OUT/levels, --replay keeps no level: not both"),
+    (("toy-search", "--pause-after", "60", "--status"), "error: --status plays nothing, --pause-after pauses play"),
 ])
 def test_cli_bad_input_exits_2_with_a_clear_message(sim_main, args, says):
     code, captured = sim_main("skill", *args)
@@ -338,6 +344,69 @@ def test_a_level_goes_on_from_the_chunks_another_chunking_kept(tmp_path, monkeyp
     assert max(count for _, count in played) == 64
     games = sorted(g for start, count in kept + played for g in range(start, start + count))
     assert games == list(range(1200))  # every game once: none of the kept played again
+
+
+def _pause_in_level(module, monkeypatch, level: int, chunks: int):
+    """Make the pause time come, as ``sim skill``'s chunk worker sees it, once the ``level``-th level (0:
+    scripted) has begun ``chunks`` chunks. Returns the real worker."""
+    real, policies, begun = module._level_chunk, [], []
+
+    def worker(*task):
+        if not any(np.array_equal(task[2], seen) for seen in policies):
+            policies.append(task[2])
+        if len(policies) > level:
+            begun.append(task[6])
+        come = len(policies) > level and len(begun) > chunks
+        return real(*task[:9], 0.0 if come else task[9])  # 0.0: the epoch's start, long past
+
+    monkeypatch.setattr(module, "_level_chunk", worker)
+    return real
+
+
+def test_a_paused_level_keeps_its_finished_chunks_and_goes_on_from_them(tmp_path, monkeypatch):
+    """--pause-after: once the pause time has come no chunk begins (here after five chunks of the second
+    level); the run returns the levels whole so far, says "paused" and what it kept, and the same command
+    then plays only the other games, each once: the curve a run from nothing gives."""
+    from sim.workflow import skill as module
+
+    cache, said = tmp_path / "levels", []
+    whole = skill(SEARCHING, "bonus", 1200, seed=3, ladder=[1, 2], players=2, gap_games=300, jobs=1)
+    real = _pause_in_level(module, monkeypatch, 1, 5)
+    paused = skill(SEARCHING, "bonus", 1200, seed=3, ladder=[1, 2], players=2, gap_games=300, jobs=1, cache=cache,
+                   say=said.append, pause_after_s=3600)
+    assert paused.stopped == "paused" and paused.levels == [SCRIPTED]
+    [partial] = [folder for folder in cache.glob("toy-search-*") if folder.is_dir()]
+    assert sum(count for _, count, _ in module._kept_chunks(partial)) == 375
+    assert f"search:rollouts=1: paused; 375 of 1,200 games are kept in {partial} (run the same command to go on " \
+           "from them)" in said
+    tasks = []
+    monkeypatch.setattr(module, "_level_chunk", lambda *task: tasks.append((task[2].tobytes(), task[6], task[7]))
+                        or real(*task))
+    again = skill(SEARCHING, "bonus", 1200, seed=3, ladder=[1, 2], players=2, gap_games=300, jobs=1, cache=cache)
+    assert again.points == whole.points and again.gaps == whole.gaps and again.stopped == whole.stopped
+    played = sorted(g for policy, start, count in tasks if policy == tasks[0][0] for g in range(start, start + count))
+    assert played == list(range(375, 1200))  # the paused level: its other games, each once
+
+
+def test_a_pause_before_the_first_chunk_plays_nothing_and_says_so(tmp_path):
+    said = []
+    curve = skill(SEARCHING, "bonus", 400, seed=3, ladder=[1], players=2, jobs=1, cache=tmp_path / "levels",
+                  say=said.append, pause_after_s=1e-9)
+    assert curve.stopped == "paused" and curve.levels == [] and not list(tmp_path.rglob("*.npz"))
+    assert "scripted: paused before any of its chunks began; none of its games are kept" in said
+
+
+def test_a_chunk_whose_turn_comes_after_the_pause_is_not_begun():
+    """joblib takes chunks ahead of their turn: each checks the pause time again when it begins."""
+    import dataclasses
+
+    from sim.workflow import skill as module
+
+    rules = module.resolve_scenario(SEARCHING, "bonus", (), 2).rules
+    policy = module.level_policy(SEARCHING, rules, ["0", "1"], None)
+    unplayable = dataclasses.replace(SEARCHING, play=None)  # a chunk begun would call it
+    assert module._level_chunk(unplayable, rules, policy, [], ["win_0"], 3, 64, 64, 0, 0.0) == (64, None, [], 0.0, 0)
+    assert list(module._until([(1,), (2,)], 0.0)) == [] and list(module._until([(1,), (2,)], None)) == [(1,), (2,)]
 
 
 def test_kept_chunks_are_cut_out_of_the_plan():
@@ -530,6 +599,14 @@ def test_cli_status_plays_and_writes_nothing(sim_main, tmp_path, monkeypatch):
     assert "wrote" not in captured.out and {f: f.stat().st_mtime_ns for f in tmp_path.rglob("*") if f.is_file()} == written
     code, captured = sim_main(*args, "--status", "--replay")
     assert code == 2 and captured.err.startswith("error: --status reads the levels kept in OUT/levels")
+
+
+def test_cli_paused_says_what_it_kept_and_writes_no_curve(sim_main, tmp_path):
+    code, captured = sim_main("skill", "toy-search", "--scenario", "bonus", "--players", 2, "--games", 400,
+                              "--jobs", 1, "--ladder", "1", "--out", tmp_path, "--pause-after", "0.000001")
+    assert code == 0, captured.err
+    assert "paused after 1e-06 s: the chunks finished are kept in" in " ".join(captured.out.split())
+    assert not list(tmp_path.glob("*.json")) and "wrote" not in captured.out
 
 
 def _verdicts(out: str) -> list[str]:
