@@ -8,6 +8,7 @@ import random
 import numpy as np
 import pytest
 from in_helpers import frogman_seats, make_state, members, rules, setup_tables
+from sim_cli import run_sim
 
 from sim.core.rng import game_stream
 from sim.core.scenario import load_scenario
@@ -143,15 +144,13 @@ def test_in_move_4_a_frogman_sharing_its_point_with_artillery_may_stay_or_must_l
     assert may_stay == (stayed > 0)
 
 
-def test_sim_rules_lists_every_assumed_value_and_reading():
+def test_sim_rules_lists_every_assumed_value_and_reading(monkeypatch):
     """`sim rules island-nation` marks each switched reading assumed and lists the fixed readings."""
-    import subprocess
-    import sys
-
+    from sim.core.display import console
     from sim.games.island_nation.rules import READINGS as FIXED
 
-    proc = subprocess.run([sys.executable, "-m", "sim", "rules", "island-nation"], capture_output=True, text=True,
-                          timeout=600, env={**__import__("os").environ, "COLUMNS": "400"})
+    monkeypatch.setattr(console, "width", 400)  # one table row a line
+    proc = run_sim("rules", "island-nation")
     assert proc.returncode == 0, proc.stderr
     rows = {line.split("│")[1].strip(): line for line in proc.stdout.splitlines() if line.count("│") >= 4}
     for key in (*READINGS, "evac_from", "evac_to"):
