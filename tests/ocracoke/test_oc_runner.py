@@ -1,6 +1,5 @@
 """Ocracoke through the runner and the CLI: determinism, traces, Parquet output, scenarios, bad input."""
 
-
 import numpy as np
 import polars as pl
 import pytest

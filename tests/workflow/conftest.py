@@ -4,9 +4,11 @@ registered under the name ``toy-dice`` for the command-line tests."""
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 import toy_spec
+from sim_cli import run_sim
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 
@@ -55,10 +57,9 @@ def cli_app():
 
 
 @pytest.fixture
-def sim_main(cli_app, monkeypatch, capsys):
-    """``sim ARGS`` through the real entry point (exit codes, stderr), with the toy games registered."""
-    import sys
-
+def sim_main(cli_app, monkeypatch):
+    """``sim ARGS`` through the real entry point (exit codes, stderr; ``run_sim``), with the toy games
+    registered."""
     import sim.cli
     from sim.core import registry
 
@@ -68,12 +69,7 @@ def sim_main(cli_app, monkeypatch, capsys):
     monkeypatch.setattr(sim.cli, "_register_plugins", lambda: None)
 
     def run(*args):
-        monkeypatch.setattr(sys, "argv", ["sim", *map(str, args)])
-        try:
-            sim.cli.main()
-            code = 0
-        except SystemExit as exit_:
-            code = exit_.code
-        return code, capsys.readouterr()
+        proc = run_sim(*args)
+        return proc.returncode, SimpleNamespace(out=proc.stdout, err=proc.stderr)  # as capsys.readouterr() gives
 
     return run
