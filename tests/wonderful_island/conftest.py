@@ -1,10 +1,7 @@
 import pytest
-from wi_helpers import rules
+from wi_helpers import PARTISAN, RANDOM, rules
 
 from sim.games.wonderful_island import GAME, engine
-
-PARTISAN = GAME.bot_numbers()  # the default bots: partisan camps, the politician bot
-RANDOM = GAME.bot_numbers({"all": "random"})
 
 
 @pytest.fixture(scope="session")

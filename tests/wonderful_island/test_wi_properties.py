@@ -1,10 +1,9 @@
 """Invariants over whole games: conservation, no negative votes, subpoenas and jail, every game ends in time."""
 
 import numpy as np
-from conftest import PARTISAN, RANDOM
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from wi_helpers import rules
+from wi_helpers import PARTISAN, RANDOM, rules
 
 from sim.games.wonderful_island import GAME, engine
 from sim.games.wonderful_island.analysis import rows_to_chunk

@@ -6,10 +6,13 @@ import numpy as np
 
 from sim.core.rng import game_stream
 from sim.core.scenario import load_scenario
-from sim.games.wonderful_island import engine
+from sim.games.wonderful_island import GAME, engine
 from sim.games.wonderful_island import state as S
 from sim.games.wonderful_island.catalogue import load_catalogue
 from sim.games.wonderful_island.rules import WonderfulIslandRules
+
+PARTISAN = GAME.bot_numbers()  # the default bots: partisan camps, the politician bot
+RANDOM = GAME.bot_numbers({"all": "random"})
 
 
 def rules(*sets: str) -> WonderfulIslandRules:

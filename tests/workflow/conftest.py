@@ -19,6 +19,14 @@ def toy_scenarios(monkeypatch):
     monkeypatch.setenv("SIM_SCENARIOS", str(SCENARIOS))
 
 
+@pytest.fixture(scope="module")
+def toy_scenarios_module():
+    """The same for a module-scoped fixture, which runs before the per-test one."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SIM_SCENARIOS", str(SCENARIOS))
+        yield
+
+
 @pytest.fixture
 def toy():
     return toy_spec.GAME

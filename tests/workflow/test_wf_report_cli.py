@@ -14,20 +14,13 @@ from sim.workflow.report import report
 
 
 @pytest.fixture(scope="module")
-def rendered(tmp_path_factory):
-    import os
-
-    from conftest import SCENARIOS
+def rendered(tmp_path_factory, toy_scenarios_module):
     from toy_spec import GAME
 
-    os.environ["SIM_SCENARIOS"] = str(SCENARIOS)
     out = tmp_path_factory.mktemp("reports")
-    try:
-        with warnings.catch_warnings():
-            warnings.filterwarnings("error", message=".*missing from font.*")  # a box instead of a name fails
-            reports, overview, _ = report([GAME], out, n_games=4000, analysis_games=2000, ladder_games=1000, seed=3)
-    finally:
-        del os.environ["SIM_SCENARIOS"]
+    with warnings.catch_warnings():
+        warnings.filterwarnings("error", message=".*missing from font.*")  # a box instead of a name fails
+        reports, overview, _ = report([GAME], out, n_games=4000, analysis_games=2000, ladder_games=1000, seed=3)
     return reports[0], overview
 
 

@@ -23,17 +23,9 @@ def _flips(result: Robustness, arm: str, kind: str | None = None):
 
 
 @pytest.fixture(scope="module")
-def duel():
+def duel(toy_scenarios_module):
     """Two seats, seat 0 a pip ahead: seat 0 wins 76 %, seat 1 39 % (a tie is a win for both)."""
-    import os
-
-    from conftest import SCENARIOS
-
-    os.environ["SIM_SCENARIOS"] = str(SCENARIOS)
-    try:
-        return robust(SEARCHING, "bonus", 3000, seed=5, players=2, chunk_size=1000)
-    finally:
-        del os.environ["SIM_SCENARIOS"]
+    return robust(SEARCHING, "bonus", 3000, seed=5, players=2, chunk_size=1000)
 
 
 def test_arms_are_the_baseline_search_in_each_seat_and_in_all(duel):

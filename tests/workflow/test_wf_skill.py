@@ -37,16 +37,8 @@ LADDER = [1, 2, 4, 8, 16, 32, 64, 128, 256]
 
 
 @pytest.fixture(scope="module")
-def curve():
-    import os
-
-    from conftest import SCENARIOS
-
-    os.environ["SIM_SCENARIOS"] = str(SCENARIOS)
-    try:
-        return skill(SEARCHING, "bonus", 3000, seed=5, ladder=LADDER, players=2, chunk_size=1000)
-    finally:
-        del os.environ["SIM_SCENARIOS"]
+def curve(toy_scenarios_module):
+    return skill(SEARCHING, "bonus", 3000, seed=5, ladder=LADDER, players=2, chunk_size=1000)
 
 
 def _rows(policies, n=3000, seed=5):

@@ -19,16 +19,8 @@ from sim.workflow.skill import SCRIPTED, skill, skill_figure, write_skill
 
 
 @pytest.fixture(scope="module")
-def curve():
-    import os
-
-    from conftest import SCENARIOS
-
-    os.environ["SIM_SCENARIOS"] = str(SCENARIOS)
-    try:
-        return skill(SEARCHING, "base", 1000, seed=5, ladder=[1, 2], chunk_size=1000)
-    finally:
-        del os.environ["SIM_SCENARIOS"]
+def curve(toy_scenarios_module):
+    return skill(SEARCHING, "base", 1000, seed=5, ladder=[1, 2], chunk_size=1000)
 
 
 def _text(path) -> str:
