@@ -319,7 +319,7 @@ def skill_command(
     if result.levels:
         print_skill(result)
     if result.stopped == "paused":
-        console.print(f"paused after {pause_after:g} s: the chunks finished are kept in {cache}; the same command "
+        console.print(f"paused (no chunk begun after {pause_after:g} s): the chunks finished are kept in {cache}; the same command "
                       "goes on from them (nothing else written)")
     elif not status:
         for path in write_skill(result, out):

@@ -597,7 +597,7 @@ def test_cli_paused_says_what_it_kept_and_writes_no_curve(sim_main, tmp_path):
     code, captured = sim_main("skill", "toy-search", "--scenario", "bonus", "--players", 2, "--games", 400,
                               "--jobs", 1, "--ladder", "1", "--out", tmp_path, "--pause-after", "0.000001")
     assert code == 0, captured.err
-    assert "paused after 1e-06 s: the chunks finished are kept in" in " ".join(captured.out.split())
+    assert "paused (no chunk begun after 1e-06 s): the chunks finished are kept in" in " ".join(captured.out.split())
     assert not list(tmp_path.glob("*.json")) and "wrote" not in captured.out
 
 
