@@ -540,7 +540,7 @@ def _kraken_toll(S, log, n, decl):
 # ---------------------------------------------------------------- one hand, one game
 
 @rules_leaf
-def _play_hand(S, R, T, rng, log, start, ev, n_ev, game, hand, out, searching=True):
+def _play_hand(S, R, T, rng, log, start, ev, n_ev, game, hand, out, searching):
     """OC-SETUP-1..4 then the hand's rounds (_play_rounds) from the start player."""
     _note(S, log, L_HAND, hand, start)
     _setup_hand(S, R, rng, log)
@@ -548,7 +548,7 @@ def _play_hand(S, R, T, rng, log, start, ev, n_ev, game, hand, out, searching=Tr
 
 
 @rules_leaf
-def _play_rounds(S, R, T, rng, log, start, first_round, first_turn, ev, n_ev, game, hand, out, searching=True):
+def _play_rounds(S, R, T, rng, log, start, first_round, first_turn, ev, n_ev, game, hand, out, searching):
     """OC-ROUND-1..3, OC-ISLAND-1..2: up to 4 rounds from the start player clockwise, from turn
     ``first_turn`` of round ``first_round`` on (1, 0 for a whole hand). Round 1: everyone acts. From round
     2: act or declare (not with the kraken, OC-KRAKEN-1). After rounds 1-3 an island card turns up; in
@@ -557,9 +557,9 @@ def _play_rounds(S, R, T, rng, log, start, first_round, first_turn, ev, n_ev, ga
 
     Before the turn of a seat played by the search bot the hand stops, with S[PUB, WAITING] = that seat
     and S[PUB, ROUND], S[PUB, TURN] where it stands (search.py chooses, _take_turn, and resumes the hand
-    at the next turn). One loop for both paths: a rule of the turn order is written here once. play_batch
-    passes ``searching`` False (no seat searches there): the check is a constant, and drops out of the
-    compiled scripted loop (speed)."""
+    at the next turn). One loop for both paths: a rule of the turn order is written here once.
+    ``searching``: whether a seat may search (False in play_batch and in the search's rollouts, where no
+    seat does; inlined, the check then drops out of the compiled loop)."""
     n = R[PARAMS, PLAYERS]
     for rnd in range(first_round, MAX_ROUNDS + 1):
         for t in range(first_turn if rnd == first_round else 0, n):

@@ -36,9 +36,9 @@ kraken pair a rival looked into) give the same decision.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from sim.core.bits import lowest_bit, popcount
+from sim.core.jit import njit
 from sim.core.rng import _mix64, next_u64, randbelow, seed_stream
 from sim.games.ocracoke import engine as E
 from sim.games.ocracoke import policies as bots
@@ -229,12 +229,12 @@ def _rollout(W, R0, T, rng, log, ev, out, p, move, rnd, t, start, hand):
     n_ev = ev[2].shape[1]
     n_ev, ended = E._take_turn(W, R0, T, rng, log, p, rnd, E._may_declare(W, p, rnd), ev, n_ev, 0, hand, out)
     if not ended:
-        n_ev = E._play_rounds(W, R0, T, rng, log, start, rnd, t + 1, ev, n_ev, 0, hand, out)
+        n_ev = E._play_rounds(W, R0, T, rng, log, start, rnd, t + 1, ev, n_ev, 0, hand, out, False)
     hands = hand
     while not E._game_over(W, R0, hands):
         hands += 1
         start = E._next_start(R0, start)
-        n_ev = E._play_hand(W, R0, T, rng, log, start, ev, n_ev, 0, hands, out)
+        n_ev = E._play_hand(W, R0, T, rng, log, start, ev, n_ev, 0, hands, out, False)
     return _win_share(W, R0, p)
 
 
@@ -243,13 +243,15 @@ def _rollout(W, R0, T, rng, log, ev, out, p, move, rnd, t, start, hand):
 @search_code
 def workspace(R):
     """Scratch arrays of one searching thread: two tables, the rules with counter at every seat, the
-    candidates and their value sums, three random streams, the card pool, a game row, an empty log."""
+    candidates and their value sums, three random streams, the card pool, a game row, an empty log.
+    The game row is a column of a table, as play_batch's ``games[:, g]``: the engine's functions then
+    see one array layout from every caller and are compiled once, not once per layout."""
     R0 = R.copy()
     R0[POLICY, :4] = COUNTER
     return (np.empty((E.S_ROWS, N_LOC), np.int64), np.empty((E.S_ROWS, N_LOC), np.int64), R0,
             np.empty((MAX_CANDIDATES, 4), np.int64), np.zeros(MAX_CANDIDATES, np.int64),
             np.empty(4, np.uint64), np.empty(4, np.uint64), np.empty(4, np.uint64),
-            np.empty(N_LOC, np.int64), np.zeros(len(E.GAME_COLUMNS), np.int64),
+            np.empty(N_LOC, np.int64), np.zeros((len(E.GAME_COLUMNS), 1), np.int64)[:, 0],
             np.zeros((0, E.LOG_WIDTH), np.int64))
 
 
@@ -291,7 +293,7 @@ def _play_game_searching(S, R, T, rng, log, ev, n_ev, game, out, seed, index, bu
     while True:
         hands += 1
         S[PUB, E.WAITING] = -1
-        n_ev = E._play_hand(S, R, T, rng, log, start, ev, n_ev, game, hands, out)
+        n_ev = E._play_hand(S, R, T, rng, log, start, ev, n_ev, game, hands, out, True)
         while S[PUB, E.WAITING] >= 0:
             p, rnd, t = S[PUB, E.WAITING], S[PUB, E.ROUND], S[PUB, E.TURN]
             search_stream(work[5], seed, index, p, made[p])
@@ -302,7 +304,7 @@ def _play_game_searching(S, R, T, rng, log, ev, n_ev, game, out, seed, index, bu
             n_ev, ended = E._take_turn(S, R, T, rng, log, p, rnd, E._may_declare(S, p, rnd), ev, n_ev, game,
                                        hands, out)
             if not ended:
-                n_ev = E._play_rounds(S, R, T, rng, log, start, rnd, t + 1, ev, n_ev, game, hands, out)
+                n_ev = E._play_rounds(S, R, T, rng, log, start, rnd, t + 1, ev, n_ev, game, hands, out, True)
         if E._game_over(S, R, hands):
             break
         start = E._next_start(R, start)
@@ -414,7 +416,7 @@ def play_batch_counterfactual(seed, start, count, R, T, events, rows):
         while not done:
             hands += 1
             S[PUB, E.WAITING] = -1
-            E._play_hand(S, RS, T, rng, no_log, first, events, events[2].shape[1], 0, hands, out)
+            E._play_hand(S, RS, T, rng, no_log, first, events, events[2].shape[1], 0, hands, out, True)
             while S[PUB, E.WAITING] >= 0:
                 p, rnd, t = S[PUB, E.WAITING], S[PUB, E.ROUND], S[PUB, E.TURN]
                 S[PUB, E.WAITING] = -1
@@ -430,7 +432,7 @@ def play_batch_counterfactual(seed, start, count, R, T, events, rows):
                 _, ended = E._take_turn(S, R, T, rng, no_log, p, rnd, may, events, events[2].shape[1], 0, hands, out)
                 if not ended:
                     E._play_rounds(S, RS, T, rng, no_log, first, rnd, t + 1, events, events[2].shape[1], 0, hands,
-                                   out)
+                                   out, True)
             if done or E._game_over(S, R, hands):
                 break
             first = E._next_start(R, first)
@@ -464,7 +466,7 @@ def counterfactual_rows(rules, seed: int, start: int, count: int) -> np.ndarray:
 
     R = rules_array(rules, np.full(4, COUNTER, np.int64))
     T = posterior_tables(pack(rules))
-    events = tuple(np.zeros((len(names), 2), dtype)[:, :1] for names, dtype in E.EVENT_BLOCKS)  # written: none
+    events = tuple(np.zeros((len(names), 1), dtype) for names, dtype in E.EVENT_BLOCKS)  # written: none (contiguous, as a run's)
     rows = np.empty((count, len(CF_COLUMNS)), np.int64)
     play_batch_counterfactual(seed, start, count, R, T, events, rows)
     return rows
