@@ -20,8 +20,8 @@ SEARCH_0 = [SEARCH, COUNTER, COUNTER, COUNTER]
 
 
 def _events(capacity=8):
-    """Declaration blocks shaped like play_chunk's (views of wider blocks)."""
-    return tuple(np.zeros((len(names), capacity + 1), dtype)[:, :capacity] for names, dtype in E.EVENT_BLOCKS)
+    """Declaration blocks like play_chunk's (contiguous: the types the compiled search already has)."""
+    return tuple(np.zeros((len(names), capacity), dtype) for names, dtype in E.EVENT_BLOCKS)
 
 
 def _decide(S, R, T, p=0, rnd=2, t=0, rollouts=6, seed=11, decision=0):

@@ -244,14 +244,15 @@ def _rollout(W, R0, T, rng, log, ev, out, p, move, rnd, t, start, hand):
 def workspace(R):
     """Scratch arrays of one searching thread: two tables, the rules with counter at every seat, the
     candidates and their value sums, three random streams, the card pool, a game row, an empty log.
-    The game row is a column of a table, as play_batch's ``games[:, g]``: the engine's functions then
-    see one array layout from every caller and are compiled once, not once per layout."""
+    The game row is a column of a wider table, as play_batch's ``games[:, g]``: the engine's functions
+    then see one array layout from every caller (also a test's, from Python: the column is not contiguous)
+    and are compiled once, not once per layout."""
     R0 = R.copy()
     R0[POLICY, :4] = COUNTER
     return (np.empty((E.S_ROWS, N_LOC), np.int64), np.empty((E.S_ROWS, N_LOC), np.int64), R0,
             np.empty((MAX_CANDIDATES, 4), np.int64), np.zeros(MAX_CANDIDATES, np.int64),
             np.empty(4, np.uint64), np.empty(4, np.uint64), np.empty(4, np.uint64),
-            np.empty(N_LOC, np.int64), np.zeros((len(E.GAME_COLUMNS), 1), np.int64)[:, 0],
+            np.empty(N_LOC, np.int64), np.zeros((len(E.GAME_COLUMNS), 2), np.int64)[:, 0],
             np.zeros((0, E.LOG_WIDTH), np.int64))
 
 
