@@ -16,7 +16,7 @@ import json
 import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from sim.core import registry
@@ -50,7 +50,16 @@ from sim.workflow.robust import (
 )
 from sim.workflow.sensitivity import Tornado, sensitivity, tornado_figure
 from sim.workflow.skill import DEFAULT_OUT as DEFAULT_SKILL
-from sim.workflow.skill import DEVIATOR, SCRIPTED, SkillCurve, fresh, load_curve, skill_figure, within
+from sim.workflow.skill import (
+    DEVIATOR,
+    SCRIPTED,
+    SkillCurve,
+    fresh,
+    level_in_play,
+    load_curve,
+    skill_figure,
+    within,
+)
 
 HEADLINE_GAMES = 50_000  # Wilson half-width at p = 0.5: 1.96 * sqrt(0.25 / 50000) = 0.44 points
 ANALYSIS_GAMES = 20_000
@@ -235,7 +244,21 @@ def _curve_note(spec: GameSpec, curve: SkillCurve | None, folder: Path) -> str:
     state = "settled" if curve.settled else f"not settled ({curve.stopped})"
     return (f"Strong play: cached result of `{command}` from {curve.date}: {curve.n_games:,} games per level, the "
             f"same games at every level, seed {curve.seed}; levels scripted, then "
-            f"{', '.join(_budget(lv) for lv in curve.levels[1:])}; {state}.{stale}")
+            f"{', '.join(_budget(lv) for lv in curve.levels[1:])}; {state}.{stale}" + _in_play_note(curve))
+
+
+def _in_play_note(curve: SkillCurve) -> str:
+    """The next level, when a run of it is under way (its chunks kept so far): its win rates on those games
+    and their paired change from the curve's last level; "" when none is."""
+    going = curve.in_play
+    if going is None:
+        return ""
+    wins = [p for p in going.points if p.metric.startswith("win_")]
+    figures = "; ".join(f"{_name(p.label)} {_pct(p.value)}" + (
+        "" if p.change is None else f", change from {_budget(curve.levels[-1])} on the same games {_points(p.change)}")
+        for p in wins)
+    return (f" The next level, {_budget(going.level)}, is being played: {going.kept:,} of {going.n_games:,} games so "
+            f"far (kept in {going.folder}), on which {figures}. Until it is whole, the curve's verdicts stand.")
 
 
 def _play_level(spec: GameSpec, headline: SimResult, curve: SkillCurve | None, folder: Path,
@@ -252,15 +275,18 @@ def _play_level(spec: GameSpec, headline: SimResult, curve: SkillCurve | None, f
             " Until it is, these figures hold for scripted play only; 'Does it hold under stronger play?' shows "
             "what one search bot changes." if spec.search is not None else ""))
     elif brief or len(_strong_lines(spec, curve)) > 2:  # three roles or more: one sentence keeps page one short
-        lines += [_curve_note(spec, curve, folder)] * (not brief) + [curve_sentence(spec, curve, stale_note=brief)]
+        lines += [_curve_note(spec, curve, folder)] * (not brief) + [
+            curve_sentence(spec, curve, stale_note=brief, in_play=brief)]
     else:
         lines += [_curve_note(spec, curve, folder), *[f"  {line}" for line in _strong_lines(spec, curve)],
                   "  Every headline at every level: the page 'Strong play: the skill curve'."]
     return lines
 
 
-def curve_sentence(spec: GameSpec, curve: SkillCurve, stale_note: bool = True) -> str:
-    """Strong play in one sentence: each win rate at the settled (else the highest) level, beside scripted."""
+def curve_sentence(spec: GameSpec, curve: SkillCurve, stale_note: bool = True, in_play: bool = True) -> str:
+    """Strong play in one sentence: each win rate at the settled (else the highest) level, beside scripted
+    (``stale_note``, ``in_play``: and whether the curve is stale or its next level is being played, when no
+    ``_curve_note`` before it says so)."""
     scripted = {p.metric: p.value for p in curve.points if p.level == SCRIPTED}
     wins = [v for v in curve.verdicts if v.metric.startswith("win_") and v.metric in scripted]
     if not wins:
@@ -278,8 +304,11 @@ def curve_sentence(spec: GameSpec, curve: SkillCurve, stale_note: bool = True) -
              + (f" (largest last move: {_name(largest.label)} {_points(largest.change)}{trend})" if largest else ""))
     stale = "" if not stale_note or fresh(curve, spec) else (
         " (played with other compiled sources or other rules than today's)")
+    going = curve.in_play
+    later = "" if going is None or not in_play else (
+        f" The next level, {_budget(going.level)}, is being played ({going.kept:,} of {going.n_games:,} games so far).")
     return (f"Strong play{stale}: with {who} searching{at}, {figures} (n={curve.n_games:,} each; scripted "
-            f"{before} on the same games); {state}.")
+            f"{before} on the same games); {state}.{later}")
 
 
 def _name(label: str) -> str:
@@ -454,6 +483,8 @@ def game_report(game: str | GameSpec, out: Path, n_games: int = HEADLINE_GAMES, 
     fair = _fairness_by_players(spec, scen, n_games, seed, jobs)
     skill_dir = out / "skill"
     curve = load_curve(spec, scen.name, folder=skill_dir, fresh_only=False) if spec.search else None
+    if curve is not None:
+        curve = replace(curve, in_play=level_in_play(spec, curve, skill_dir / "levels"))
     verdict = verdict_lines(spec, scen, fair, headline, tornado, strong, n_games, curve, skill_dir)
     brief = verdict_lines(spec, scen, fair, headline, tornado, strong, n_games, curve, skill_dir, brief=True)
     counts = {"headline metrics and the game's plots": f"{n_games:,} games",

@@ -136,6 +136,18 @@ class Verdict:
 
 
 @dataclass
+class InPlay:
+    """A level partly played (stopped or paused half way): the games its kept chunks hold and each headline
+    on them, with its change from the level before paired on those same games."""
+
+    level: str
+    kept: int
+    n_games: int
+    points: list[Point]
+    folder: str  # where the chunks are kept (``levels/<game>-<key>/``)
+
+
+@dataclass
 class LevelCost:
     level: str
     cpu_s: float
@@ -174,6 +186,7 @@ class SkillCurve:
     sources: str
     date: str
     rules: str = ""  # digest of the rules the curve was played with (``robust.rules_digest``)
+    in_play: InPlay | None = None  # the first level not whole, if chunks of it are kept (``level_in_play``)
 
     @property
     def settled(self) -> bool:
@@ -189,12 +202,16 @@ class SkillCurve:
         def change(c):
             return tuple(c) if c is not None else None
 
-        data["points"] = [Point(**{**p, "value": stats.Estimate(**p["value"]), "change": change(p["change"])})
-                          for p in data["points"]]
+        def point(p):
+            return Point(**{**p, "value": stats.Estimate(**p["value"]), "change": change(p["change"])})
+
+        data["points"] = [point(p) for p in data["points"]]
         data["gaps"] = [Gap(**g) for g in data["gaps"]]
         data["verdicts"] = [Verdict(**{**v, "value": stats.Estimate(**v["value"]), "change": change(v["change"])})
                             for v in data["verdicts"]]
         data["costs"] = [LevelCost(**c) for c in data["costs"]]
+        if data.get("in_play"):
+            data["in_play"] = InPlay(**{**data["in_play"], "points": [point(p) for p in data["in_play"]["points"]]})
         return cls(**data)
 
 
@@ -445,12 +462,12 @@ KEPT = {"going on": "{level}: going on from the {kept} of {n} games played in {f
 
 def _say_kept(say, level: str, partial: Path | None, metrics: list[Metric], before: dict[str, np.ndarray] | None,
               n_games: int, how: str, deviated: list[tuple[str, Metric]], deviator: str, *, paired: int,
-              jobs: int) -> int:
+              jobs: int) -> InPlay | None:
     """Say how many of ``level``'s games its kept chunks hold (``how``: the run is going on from them, has
     stopped or paused, or only looks: ``KEPT``) and what the rest would cost on ``jobs`` jobs (``cpu_left``; the
     first ``paired`` games are played again by the deviators), each headline on them so far and the gap of
     each ``deviated`` role (with its win rate; played by ``deviator``) on the kept games it played
-    (``kept_so_far``); nothing when none are kept. Returns how many."""
+    (``kept_so_far``); nothing when none are kept. Returns what it said of the headlines (None: none kept)."""
     kept, points, gaps = kept_so_far(partial, metrics, before, level, len(deviated))
     if kept:
         say(KEPT[how].format(level=level, kept=f"{kept:,}", n=f"{n_games:,}", folder=partial))
@@ -465,7 +482,7 @@ def _say_kept(say, level: str, partial: Path | None, metrics: list[Metric], befo
             d = sums.difference(metric)[0]
             say(f"  so far, exploitability gap: {role} at {deviator} {_change((d.diff, d.lo, d.hi))} pt "
                 f"on {sums.n:,} games")
-    return kept
+    return InPlay(level, kept, n_games, points, str(partial)) if kept else None
 
 
 def level_key(spec: GameSpec, rules: BaseModel, policy: np.ndarray, deviators: list[np.ndarray], names: list[str],
@@ -567,7 +584,8 @@ def skill(game: str | GameSpec, scenario: str | Path = "base", n_games: int = DE
     ``status``, play nothing: the curve of the levels ``cache`` holds whole, up to the first it does not,
     of which it says the games kept so far and each headline on them (or that it is not played yet). With
     ``pause_after_s``, no chunk begins after that many seconds: a level not finished by then keeps its
-    finished chunks in ``cache`` and the curve returned, of the levels finished, says "paused"."""
+    finished chunks in ``cache`` and the curve returned, of the levels finished, says "paused". Either way
+    the curve's ``in_play`` holds what that first level not whole has kept (None when nothing)."""
     spec = resolve_game(game)
     if spec.search is None:
         raise UserError(_no_search(spec).replace("`sim robust`", "`sim skill`"))
@@ -599,6 +617,7 @@ def skill(game: str | GameSpec, scenario: str | Path = "base", n_games: int = DE
     costs: list[LevelCost] = []
     bots: dict[str, dict[str, str]] = {}
     levels: list[str] = []
+    in_play = None
     before = None
     stopped = "ladder end"
     last_wall = 0.0
@@ -628,7 +647,7 @@ def skill(game: str | GameSpec, scenario: str | Path = "base", n_games: int = DE
                                          deviated=deviated, deviator=strong_name, jobs=max(1, jobs),
                                          paired=_paired(n_games, gap_games) if deviators else 0)
                 if status:
-                    if not tell("status"):
+                    if not (in_play := tell("status")):
                         say(f"{name}: not played yet")
                     stopped = "status"
                     break
@@ -642,7 +661,7 @@ def skill(game: str | GameSpec, scenario: str | Path = "base", n_games: int = DE
                     tell("stopped")
                     raise
                 except Paused:
-                    if not tell("paused"):
+                    if not (in_play := tell("paused")):
                         say(f"{name}: paused before any of its chunks began; none of its games are kept")
                     stopped = "paused"
                     break
@@ -671,7 +690,7 @@ def skill(game: str | GameSpec, scenario: str | Path = "base", n_games: int = DE
                       tolerance, spec.search.options[0][0], ladder, levels, bots, points, found,
                       verdicts(points, metrics, tolerance), costs, stopped,
                       time.perf_counter() - began, sources_digest(spec.name),
-                      dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"), rules_digest(rules))
+                      dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"), rules_digest(rules), in_play)
 
 
 # ------------------------------------------------------------------------------------------ output
@@ -828,6 +847,23 @@ def load_curve(game: str | GameSpec, scenario: str = "base", players: int | None
     if curve is None or (fresh_only and not fresh(curve, spec)):
         return None
     return curve
+
+
+def level_in_play(spec: GameSpec, curve: SkillCurve, cache: Path) -> InPlay | None:
+    """The level after ``curve``'s last (its ladder's next budget; twice its last once the ladder is played
+    out), if a run with that budget added kept chunks of it in ``cache`` (stopped or ``--pause-after``):
+    each headline on the games kept so far, as ``--status`` says it. None when the curve settled, is not
+    ``fresh`` or ended before its first search level, or nothing of that level is kept."""
+    played = len(curve.levels) - 1  # search levels whole
+    if curve.settled or played < 1 or not fresh(curve, spec):
+        return None
+    budgets = curve.ladder[:played]
+    following = curve.ladder[played] if played < len(curve.ladder) else 2 * budgets[-1]
+    paired = max((g.n for g in curve.gaps), default=None)  # the deviators' games: the run's --gap-games
+    looked = skill(spec, curve.scenario, curve.n_games, curve.seed, [*budgets, following], curve.tolerance,
+                   players=curve.players_asked, sets=curve.sets, gaps=bool(curve.gaps), gap_games=paired,
+                   cache=cache, status=True)
+    return looked.in_play
 
 
 def fresh(curve: SkillCurve, spec: GameSpec) -> bool:

@@ -380,6 +380,36 @@ def test_a_paused_level_keeps_its_finished_chunks_and_goes_on_from_them(tmp_path
     assert played == list(range(375, 1200))  # the paused level: its other games, each once
 
 
+def test_the_next_level_in_play_is_found_from_the_curve_with_each_headline_on_its_kept_games(tmp_path, monkeypatch):
+    """A curve played to rollouts=1, then the same run with rollouts=2 added, paused after five of its
+    chunks: ``level_in_play`` finds that level's kept games from the curve alone (the ladder's next budget,
+    its seed, games and gap games) and each headline on them, paired with rollouts=1 on the same games (the
+    values of a curve of exactly games 0-374); the curve written with it reads back the same. A settled
+    curve, or one whose next level kept nothing, has none."""
+    import dataclasses
+
+    from sim.workflow import skill as module
+
+    cache = tmp_path / "levels"
+    curve = skill(SEARCHING, "bonus", 1200, seed=3, ladder=[1], players=2, gap_games=300, jobs=1, cache=cache)
+    assert module.level_in_play(SEARCHING, curve, cache) is None  # nothing of rollouts=2 kept yet
+    real = _pause_in_level(module, monkeypatch, 0, 5)  # the first level played: the two before are read
+    paused = skill(SEARCHING, "bonus", 1200, seed=3, ladder=[1, 2], players=2, gap_games=300, jobs=1, cache=cache,
+                   pause_after_s=3600)
+    monkeypatch.setattr(module, "_level_chunk", real)
+    assert paused.stopped == "paused" and paused.levels == [SCRIPTED, "search:rollouts=1"]
+    going = module.level_in_play(SEARCHING, curve, cache)
+    short = skill(SEARCHING, "bonus", 375, seed=3, ladder=[1, 2], players=2, gap_games=300, jobs=1)
+    [partial] = [folder for folder in cache.glob("toy-search-*") if folder.is_dir()]
+    assert going == paused.in_play == module.InPlay(
+        "search:rollouts=2", 375, 1200, [p for p in short.points if p.level == "search:rollouts=2"], str(partial))
+    assert all(p.change is not None for p in going.points)
+    with_it = dataclasses.replace(curve, in_play=going)
+    assert SkillCurve.from_json(with_it.to_json()) == with_it
+    assert module.level_in_play(SEARCHING, dataclasses.replace(curve, stopped="settled"), cache) is None
+    assert module.level_in_play(SEARCHING, dataclasses.replace(curve, gaps=[]), cache) is None  # no gaps: other levels
+
+
 def test_a_pause_before_the_first_chunk_plays_nothing_and_says_so(tmp_path):
     said = []
     curve = skill(SEARCHING, "bonus", 400, seed=3, ladder=[1], players=2, jobs=1, cache=tmp_path / "levels",

@@ -102,6 +102,31 @@ def test_the_report_reads_the_cached_curve_from_its_skill_folder(curve, tmp_path
     assert "Strong play: with every seat searching at rollouts=2" in text and "Strong play: cached" not in text
 
 
+def test_the_report_says_the_next_level_is_being_played_with_its_win_rates_so_far(curve, tmp_path):
+    """A run of the level after the curve's last has kept some games: the note says which level, how many
+    games, each win rate on them with its paired change; page one's single sentence says it is being played."""
+    from sim.workflow.report import _curve_note
+    from sim.workflow.skill import InPlay, Point
+
+    win = next(p for p in curve.points if p.metric == "win_0" and p.level == "search:rollouts=2")
+    going = InPlay("search:rollouts=4", 300, 1000, [dataclasses.replace(win, level="search:rollouts=4",
+                                                                        change=(0.01, -0.02, 0.04)),
+                                                    Point("search:rollouts=4", "rounds", "rounds", win.value, None)],
+                   str(tmp_path / "levels" / "toy-search-0123"))
+    with_it = dataclasses.replace(curve, in_play=going)
+    note = _curve_note(SEARCHING, with_it, tmp_path)
+    assert note.startswith(_curve_note(SEARCHING, curve, tmp_path))
+    assert note.endswith(
+        f" The next level, rollouts=4, is being played: 300 of 1,000 games so far (kept in {going.folder}), on which "
+        f"seat 0 wins {100 * win.value.value:.1f} % [{100 * win.value.lo:.1f}, {100 * win.value.hi:.1f}], change "
+        "from rollouts=2 on the same games +1.0 points [-2.0, +4.0]. Until it is whole, the curve's verdicts stand.")
+    headline = simulate(SEARCHING, "base", 500, 0, progress=False)
+    brief = _play_level(SEARCHING, headline, with_it, tmp_path, brief=True)
+    assert brief[-1].endswith("The next level, rollouts=4, is being played (300 of 1,000 games so far).")
+    full = _play_level(SEARCHING, headline, with_it, tmp_path)
+    assert " ".join(full).count("is being played") == 1  # the note says it; the sentence after it does not
+
+
 @pytest.mark.parametrize("make", ["skill", "sweep"])
 def test_figures_draw_chinese_names_without_a_missing_glyph(curve, make):
     import matplotlib.pyplot as plt
