@@ -257,7 +257,7 @@ def _in_play_note(curve: SkillCurve) -> str:
     figures = "; ".join(f"{_name(p.label)} {_pct(p.value)}" + (
         "" if p.change is None else f", change from {_budget(curve.levels[-1])} on the same games {_points(p.change)}")
         for p in wins)
-    return (f" The next level, {_budget(going.level)}, is being played: {going.kept:,} of {going.n_games:,} games so "
+    return (f" The next level, {_budget(going.level)}, is partly played: {going.kept:,} of {going.n_games:,} games so "
             f"far (kept in {going.folder}), on which {figures}. Until it is whole, the curve's verdicts stand.")
 
 
@@ -285,7 +285,7 @@ def _play_level(spec: GameSpec, headline: SimResult, curve: SkillCurve | None, f
 
 def curve_sentence(spec: GameSpec, curve: SkillCurve, stale_note: bool = True, in_play: bool = True) -> str:
     """Strong play in one sentence: each win rate at the settled (else the highest) level, beside scripted
-    (``stale_note``, ``in_play``: and whether the curve is stale or its next level is being played, when no
+    (``stale_note``, ``in_play``: and whether the curve is stale or its next level partly played, when no
     ``_curve_note`` before it says so)."""
     scripted = {p.metric: p.value for p in curve.points if p.level == SCRIPTED}
     wins = [v for v in curve.verdicts if v.metric.startswith("win_") and v.metric in scripted]
@@ -306,7 +306,7 @@ def curve_sentence(spec: GameSpec, curve: SkillCurve, stale_note: bool = True, i
         " (played with other compiled sources or other rules than today's)")
     going = curve.in_play
     later = "" if going is None or not in_play else (
-        f" The next level, {_budget(going.level)}, is being played ({going.kept:,} of {going.n_games:,} games so far).")
+        f" The next level, {_budget(going.level)}, is partly played ({going.kept:,} of {going.n_games:,} games so far).")
     return (f"Strong play{stale}: with {who} searching{at}, {figures} (n={curve.n_games:,} each; scripted "
             f"{before} on the same games); {state}.{later}")
 

@@ -104,7 +104,7 @@ def test_the_report_reads_the_cached_curve_from_its_skill_folder(curve, tmp_path
 
 def test_the_report_says_the_next_level_is_being_played_with_its_win_rates_so_far(curve, tmp_path):
     """A run of the level after the curve's last has kept some games: the note says which level, how many
-    games, each win rate on them with its paired change; page one's single sentence says it is being played."""
+    games, each win rate on them with its paired change; page one's single sentence says it is partly played."""
     from sim.workflow.report import _curve_note
     from sim.workflow.skill import InPlay, Point
 
@@ -117,14 +117,14 @@ def test_the_report_says_the_next_level_is_being_played_with_its_win_rates_so_fa
     note = _curve_note(SEARCHING, with_it, tmp_path)
     assert note.startswith(_curve_note(SEARCHING, curve, tmp_path))
     assert note.endswith(
-        f" The next level, rollouts=4, is being played: 300 of 1,000 games so far (kept in {going.folder}), on which "
+        f" The next level, rollouts=4, is partly played: 300 of 1,000 games so far (kept in {going.folder}), on which "
         f"seat 0 wins {100 * win.value.value:.1f} % [{100 * win.value.lo:.1f}, {100 * win.value.hi:.1f}], change "
         "from rollouts=2 on the same games +1.0 points [-2.0, +4.0]. Until it is whole, the curve's verdicts stand.")
     headline = simulate(SEARCHING, "base", 500, 0, progress=False)
     brief = _play_level(SEARCHING, headline, with_it, tmp_path, brief=True)
-    assert brief[-1].endswith("The next level, rollouts=4, is being played (300 of 1,000 games so far).")
+    assert brief[-1].endswith("The next level, rollouts=4, is partly played (300 of 1,000 games so far).")
     full = _play_level(SEARCHING, headline, with_it, tmp_path)
-    assert " ".join(full).count("is being played") == 1  # the note says it; the sentence after it does not
+    assert " ".join(full).count("is partly played") == 1  # the note says it; the sentence after it does not
 
 
 @pytest.mark.parametrize("make", ["skill", "sweep"])
