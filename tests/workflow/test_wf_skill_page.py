@@ -102,7 +102,7 @@ def test_the_report_reads_the_cached_curve_from_its_skill_folder(curve, tmp_path
     assert "Strong play: with every seat searching at rollouts=2" in text and "Strong play: cached" not in text
 
 
-def test_the_report_says_the_next_level_is_being_played_with_its_win_rates_so_far(curve, tmp_path):
+def test_the_report_says_the_next_level_is_partly_played_with_its_win_rates_so_far(curve, tmp_path):
     """A run of the level after the curve's last has kept some games: the note says which level, how many
     games, each win rate on them with its paired change; page one's single sentence says it is partly played."""
     from sim.workflow.report import _curve_note
