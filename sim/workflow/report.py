@@ -276,17 +276,17 @@ def _play_level(spec: GameSpec, headline: SimResult, curve: SkillCurve | None, f
             "what one search bot changes." if spec.search is not None else ""))
     elif brief or len(_strong_lines(spec, curve)) > 2:  # three roles or more: one sentence keeps page one short
         lines += [_curve_note(spec, curve, folder)] * (not brief) + [
-            curve_sentence(spec, curve, stale_note=brief, in_play=brief)]
+            curve_sentence(spec, curve, alone=brief)]
     else:
         lines += [_curve_note(spec, curve, folder), *[f"  {line}" for line in _strong_lines(spec, curve)],
                   "  Every headline at every level: the page 'Strong play: the skill curve'."]
     return lines
 
 
-def curve_sentence(spec: GameSpec, curve: SkillCurve, stale_note: bool = True, in_play: bool = True) -> str:
+def curve_sentence(spec: GameSpec, curve: SkillCurve, alone: bool = True) -> str:
     """Strong play in one sentence: each win rate at the settled (else the highest) level, beside scripted
-    (``stale_note``, ``in_play``: and whether the curve is stale or its next level partly played, when no
-    ``_curve_note`` before it says so)."""
+    (``alone``, with no ``_curve_note`` before it: and whether the curve is stale or its next level partly
+    played)."""
     scripted = {p.metric: p.value for p in curve.points if p.level == SCRIPTED}
     wins = [v for v in curve.verdicts if v.metric.startswith("win_") and v.metric in scripted]
     if not wins:
@@ -302,10 +302,10 @@ def curve_sentence(spec: GameSpec, curve: SkillCurve, stale_note: bool = True, i
     trend = f"; {largest.trend_text(value=False)}" if largest and largest.trend else ""
     state = ("every win rate settled" if all(v.settled for v in wins) else "the curve had not settled"
              + (f" (largest last move: {_name(largest.label)} {_points(largest.change)}{trend})" if largest else ""))
-    stale = "" if not stale_note or fresh(curve, spec) else (
+    stale = "" if not alone or fresh(curve, spec) else (
         " (played with other compiled sources or other rules than today's)")
     going = curve.in_play
-    later = "" if going is None or not in_play else (
+    later = "" if going is None or not alone else (
         f" The next level, {_budget(going.level)}, is partly played ({going.kept:,} of {going.n_games:,} games so far).")
     return (f"Strong play{stale}: with {who} searching{at}, {figures} (n={curve.n_games:,} each; scripted "
             f"{before} on the same games); {state}.{later}")
