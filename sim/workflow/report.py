@@ -275,8 +275,7 @@ def _play_level(spec: GameSpec, headline: SimResult, curve: SkillCurve | None, f
             " Until it is, these figures hold for scripted play only; 'Does it hold under stronger play?' shows "
             "what one search bot changes." if spec.search is not None else ""))
     elif brief or len(_strong_lines(spec, curve)) > 2:  # three roles or more: one sentence keeps page one short
-        lines += [_curve_note(spec, curve, folder)] * (not brief) + [
-            curve_sentence(spec, curve, alone=brief)]
+        lines += [_curve_note(spec, curve, folder)] * (not brief) + [curve_sentence(spec, curve, alone=brief)]
     else:
         lines += [_curve_note(spec, curve, folder), *[f"  {line}" for line in _strong_lines(spec, curve)],
                   "  Every headline at every level: the page 'Strong play: the skill curve'."]
