@@ -279,7 +279,15 @@ def _play_level(spec: GameSpec, headline: SimResult, curve: SkillCurve | None, f
     else:
         lines += [_curve_note(spec, curve, folder), *[f"  {line}" for line in _strong_lines(spec, curve)],
                   "  Every headline at every level: the page 'Strong play: the skill curve'."]
-    return lines
+    return lines + _other_counts(spec, headline.scenario.name, folder)
+
+
+def _other_counts(spec: GameSpec, scenario: str, folder: Path) -> list[str]:
+    """Strong play at each player count ``sim skill GAME -p P`` measured (its cached curve, fresh for today's
+    sources and rules; a stale one is not shown): one sentence per count."""
+    curves = {p: load_curve(spec, scenario, players=p, folder=folder) for p in spec.player_counts}
+    return [f"At {p} players (`sim skill {spec.name} -p {p}`): " + curve_sentence(spec, c, alone=False).removeprefix(
+        "Strong play: ") for p, c in curves.items() if c is not None]
 
 
 def curve_sentence(spec: GameSpec, curve: SkillCurve, alone: bool = True) -> str:

@@ -127,6 +127,22 @@ def test_the_report_says_the_next_level_is_partly_played_with_its_win_rates_so_f
     assert " ".join(full).count("is partly played") == 1  # the note says it; the sentence after it does not
 
 
+def test_page_one_gives_strong_play_at_each_player_count_measured_with_players(toy_scenarios_module, tmp_path):
+    """``sim skill GAME -p P`` cached in the skill folder: page one (and the overview's block) says strong play
+    at that count in a sentence of its own; a curve played on other rules than today's is not shown."""
+    three = skill(SEARCHING, "base", 400, seed=5, ladder=[1], chunk_size=400, gaps=False, players=3)
+    four = skill(SEARCHING, "base", 400, seed=5, ladder=[1], chunk_size=400, gaps=False, players=4)
+    write_skill(three, tmp_path)
+    write_skill(dataclasses.replace(four, rules="0" * 16), tmp_path)  # stale: another table at 4 players
+    headline = simulate(SEARCHING, "base", 500, 0, progress=False)
+    sentence = curve_sentence(SEARCHING, three, alone=False).removeprefix("Strong play: ")
+    assert sentence.startswith("with every seat searching at rollouts=1, seat 0 wins ")
+    for brief in (False, True):
+        lines = _play_level(SEARCHING, headline, None, tmp_path, brief=brief)
+        assert lines[-1] == "At 3 players (`sim skill toy-search -p 3`): " + sentence
+        assert not any(line.startswith("At 4 players") for line in lines)
+
+
 @pytest.mark.parametrize("make", ["skill", "sweep"])
 def test_figures_draw_chinese_names_without_a_missing_glyph(curve, make):
     import matplotlib.pyplot as plt
