@@ -230,10 +230,16 @@ def _points(change: tuple[float, float, float], unit: str = "points") -> str:
     return f"{d:+.1f} {unit} [{lo:+.1f}, {hi:+.1f}]"
 
 
-def _curve_note(spec: GameSpec, curve: SkillCurve | None, folder: Path) -> str:
-    """Where the skill curve came from (cached file, date, games per level, whether it is fresh), or the
-    command that measures it."""
-    command = f"sim skill {spec.name} --out {folder}"
+def _skill_command(spec: GameSpec, folder: Path, scenario: str = "base", players: int | None = None) -> str:
+    return (f"sim skill {spec.name}" + (f" --scenario {scenario}" if scenario != "base" else "")
+            + (f" -p {players}" if players else "") + f" --out {folder}")
+
+
+def _curve_note(spec: GameSpec, curve: SkillCurve | None, folder: Path, scenario: str = "base") -> str:
+    """Where the skill curve of ``scenario`` came from (cached file, date, games per level, whether it is
+    fresh), or the command that measures it."""
+    command = (_skill_command(spec, folder, scenario) if curve is None
+               else _skill_command(spec, folder, curve.scenario, curve.players_asked))
     if spec.search is None:
         return f"{spec.title} has no search bot yet (GameSpec.search), so strong play cannot be measured."
     if curve is None:
@@ -271,7 +277,7 @@ def _play_level(spec: GameSpec, headline: SimResult, curve: SkillCurve | None, f
     lines = [f"Every figure in this report (unless a page says otherwise) is from scripted bots: {bots}. They "
              "follow fixed rules of thumb; they are not strong players."]
     if curve is None:
-        lines.append(_curve_note(spec, curve, folder) + (
+        lines.append(_curve_note(spec, curve, folder, headline.scenario.name) + (
             " Until it is, these figures hold for scripted play only; 'Does it hold under stronger play?' shows "
             "what one search bot changes." if spec.search is not None else ""))
     elif brief or len(_strong_lines(spec, curve)) > 2:  # three roles or more: one sentence keeps page one short
@@ -286,8 +292,8 @@ def _other_counts(spec: GameSpec, scenario: str, folder: Path) -> list[str]:
     """Strong play at each player count ``sim skill GAME -p P`` measured (its cached curve, fresh for today's
     sources and rules; a stale one is not shown): one sentence per count."""
     curves = {p: load_curve(spec, scenario, players=p, folder=folder) for p in spec.player_counts}
-    return [f"At {p} players (`sim skill {spec.name} -p {p}`): " + curve_sentence(spec, c, alone=False).removeprefix(
-        "Strong play: ") for p, c in curves.items() if c is not None]
+    return [f"At {p} players (`{_skill_command(spec, folder, scenario, p)}`): "
+            + curve_sentence(spec, c, alone=False).removeprefix("Strong play: ") for p, c in curves.items() if c]
 
 
 def curve_sentence(spec: GameSpec, curve: SkillCurve, alone: bool = True) -> str:
@@ -419,12 +425,12 @@ def _robust_pages(spec: GameSpec, result: Robustness | None, note: str):
             + [on_a4(robust_figure(result))])
 
 
-def _skill_pages(spec: GameSpec, curve: SkillCurve | None, folder: Path):
+def _skill_pages(spec: GameSpec, curve: SkillCurve | None, folder: Path, title: str = SKILL_TITLE):
     """The skill curve: its figure, then the headline at every level (value [interval], n, the paired change from
     the level before), the exploitability gaps and one verdict line per headline; a note when not measured."""
     note = _curve_note(spec, curve, folder)
     if curve is None:
-        return text_pages(SKILL_TITLE, [note])
+        return text_pages(title, [note])
     tol = f"±{100 * curve.tolerance:.1f}"
     rows = [[p.level, p.label, _pct(p.value), f"{p.value.n:,}", "—" if p.change is None else _points(p.change, "pt"),
              "—" if p.change is None else ("yes" if within(p.change, curve.tolerance) else "no")]
@@ -451,7 +457,14 @@ def _skill_pages(spec: GameSpec, curve: SkillCurve | None, folder: Path):
                         "gaps; a gap that does not shrink as the level rises says the level is still exploitable."],
                        ["level", *[f"{unit}{r} searches" for r in roles]], gap_rows,
                        [0.3] + [0.7 / len(roles)] * len(roles)))
-    return [on_a4(skill_figure(curve))] + blocks_pages(f"{SKILL_TITLE} (tables)", blocks)
+    return [on_a4(skill_figure(curve))] + blocks_pages(f"{title} (tables)", blocks)
+
+
+def _cached_curve(spec: GameSpec, scenario: str, skill_dir: Path) -> SkillCurve | None:
+    """``sim skill``'s cached curve of ``scenario`` (fresh or not), with what a run of its next level has
+    kept so far; None when there is none or the game has no search bot."""
+    curve = load_curve(spec, scenario, folder=skill_dir, fresh_only=False) if spec.search else None
+    return curve and replace(curve, in_play=level_in_play(spec, curve, skill_dir / "levels"))
 
 
 def game_report(game: str | GameSpec, out: Path, n_games: int = HEADLINE_GAMES, analysis_games: int = ANALYSIS_GAMES,
@@ -489,9 +502,9 @@ def game_report(game: str | GameSpec, out: Path, n_games: int = HEADLINE_GAMES, 
     step("the verdict: fairness at every player count")
     fair = _fairness_by_players(spec, scen, n_games, seed, jobs)
     skill_dir = out / "skill"
-    curve = load_curve(spec, scen.name, folder=skill_dir, fresh_only=False) if spec.search else None
-    if curve is not None:
-        curve = replace(curve, in_play=level_in_play(spec, curve, skill_dir / "levels"))
+    curve = _cached_curve(spec, scen.name, skill_dir)
+    variant_curves = {name: c for name in list_scenarios(spec.name)
+                      if name != scen.name and (c := _cached_curve(spec, name, skill_dir))}
     verdict = verdict_lines(spec, scen, fair, headline, tornado, strong, n_games, curve, skill_dir)
     brief = verdict_lines(spec, scen, fair, headline, tornado, strong, n_games, curve, skill_dir, brief=True)
     counts = {"headline metrics and the game's plots": f"{n_games:,} games",
@@ -516,6 +529,9 @@ def game_report(game: str | GameSpec, out: Path, n_games: int = HEADLINE_GAMES, 
         pages += [("Skill ladder", on_a4(f)) for f in ladder_figures(lad, share)]
     pages += [("Stronger play", f) for f in _robust_pages(spec, strong, strong_note)]
     pages += [("Skill curve", f) for f in _skill_pages(spec, curve, skill_dir)]
+    for name, c in variant_curves.items():
+        pages += [(f"Skill curve: {name}", f)
+                  for f in _skill_pages(spec, c, skill_dir, f"{SKILL_TITLE}, scenario variant {name}")]
     step(f"writing {len(pages)} pages")
     path = write_pdf(out / f"{spec.name}.pdf", f"{spec.title} balance report",
                      f"toolkit {toolkit_version()}, seed {seed}", pages)

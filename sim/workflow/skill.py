@@ -805,7 +805,9 @@ def skill_figure(c: SkillCurve):
         ax.grid(axis="y", alpha=0.3)
     for ax in flat[panels:]:
         ax.axis("off")
-    fig.suptitle(f"{c.title}: skill curve ({c.option} per level; stopped: {c.stopped})\n({c.n_games:,} games per "
+    which = (f", scenario {c.scenario}" if c.scenario != "base" else "") + (
+        f", {c.players_asked} players" if c.players_asked else "")
+    fig.suptitle(f"{c.title}{which}: skill curve ({c.option} per level; stopped: {c.stopped})\n({c.n_games:,} games per "
                  "level, the same games at every level; 95 % intervals)", fontsize=9)
     fig.tight_layout()
     return fig

@@ -102,6 +102,19 @@ def test_the_report_reads_the_cached_curve_from_its_skill_folder(curve, tmp_path
     assert "Strong play: with every seat searching at rollouts=2" in text and "Strong play: cached" not in text
 
 
+def test_a_variant_with_a_cached_curve_gets_its_skill_pages_named_by_the_variant(curve, tmp_path):
+    """``sim skill GAME --scenario bonus`` cached beside the base curve: the report adds that curve's pages after
+    the base's, titled by the variant, its note giving the command with ``--scenario``."""
+    bonus = skill(SEARCHING, "bonus", 400, seed=5, ladder=[1], chunk_size=400, gaps=False)
+    write_skill(curve, tmp_path / "skill")
+    write_skill(bonus, tmp_path / "skill")
+    rep = game_report(SEARCHING, tmp_path, n_games=600, analysis_games=0, ladder_games=0, robust_games=0)
+    assert rep.curve == curve and rep.pages[-4:] == ["Skill curve"] * 2 + ["Skill curve: bonus"] * 2
+    text = _text(rep.path)
+    assert "Strong play: the skill curve, scenario variant bonus (tables)" in text
+    assert f"`sim skill toy-search --scenario bonus --out {tmp_path / 'skill'}`" in text
+
+
 def test_the_report_says_the_next_level_is_partly_played_with_its_win_rates_so_far(curve, tmp_path):
     """A run of the level after the curve's last has kept some games: the note says which level, how many
     games, each win rate on them with its paired change; page one's single sentence says it is partly played."""
@@ -139,7 +152,7 @@ def test_page_one_gives_strong_play_at_each_player_count_measured_with_players(t
     assert sentence.startswith("with every seat searching at rollouts=1, seat 0 wins ")
     for brief in (False, True):
         lines = _play_level(SEARCHING, headline, None, tmp_path, brief=brief)
-        assert lines[-1] == "At 3 players (`sim skill toy-search -p 3`): " + sentence
+        assert lines[-1] == f"At 3 players (`sim skill toy-search -p 3 --out {tmp_path}`): " + sentence
         assert not any(line.startswith("At 4 players") for line in lines)
 
 
