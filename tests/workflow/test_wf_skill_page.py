@@ -93,26 +93,19 @@ def test_the_gaps_say_on_how_many_games_they_were_played(curve, tmp_path):
     assert "the level itself (on the level's first 250 games)" in _text(path)
 
 
-def test_the_report_reads_the_cached_curve_from_its_skill_folder(curve, tmp_path, monkeypatch):
+def test_the_report_reads_the_cached_curves_from_its_skill_folder(curve, tmp_path, monkeypatch):
+    """The scenario's curve on page one and its pages; a variant's (``sim skill GAME --scenario bonus``) on
+    pages of its own after those, titled by the variant, its note giving the command with ``--scenario``."""
     write_skill(curve, tmp_path / "skill")
-    rep = game_report(SEARCHING, tmp_path, n_games=600, analysis_games=0, ladder_games=0, robust_games=0)
-    assert rep.curve == curve and rep.pages[-2:] == ["Skill curve"] * 2
-    assert any("with every seat searching at rollouts=2" in line for line in rep.verdict)
-    text = _text(overview([rep], tmp_path, 1.0))
-    assert "Strong play: with every seat searching at rollouts=2" in text and "Strong play: cached" not in text
-
-
-def test_a_variant_with_a_cached_curve_gets_its_skill_pages_named_by_the_variant(curve, tmp_path):
-    """``sim skill GAME --scenario bonus`` cached beside the base curve: the report adds that curve's pages after
-    the base's, titled by the variant, its note giving the command with ``--scenario``."""
-    bonus = skill(SEARCHING, "bonus", 400, seed=5, ladder=[1], chunk_size=400, gaps=False)
-    write_skill(curve, tmp_path / "skill")
-    write_skill(bonus, tmp_path / "skill")
+    write_skill(skill(SEARCHING, "bonus", 400, seed=5, ladder=[1], chunk_size=400, gaps=False), tmp_path / "skill")
     rep = game_report(SEARCHING, tmp_path, n_games=600, analysis_games=0, ladder_games=0, robust_games=0)
     assert rep.curve == curve and rep.pages[-4:] == ["Skill curve"] * 2 + ["Skill curve: bonus"] * 2
+    assert any("with every seat searching at rollouts=2" in line for line in rep.verdict)
     text = _text(rep.path)
     assert "Strong play: the skill curve, scenario variant bonus (tables)" in text
     assert f"`sim skill toy-search --scenario bonus --out {tmp_path / 'skill'}`" in text
+    text = _text(overview([rep], tmp_path, 1.0))
+    assert "Strong play: with every seat searching at rollouts=2" in text and "Strong play: cached" not in text
 
 
 def test_the_report_says_the_next_level_is_partly_played_with_its_win_rates_so_far(curve, tmp_path):
