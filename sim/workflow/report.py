@@ -425,10 +425,12 @@ def _robust_pages(spec: GameSpec, result: Robustness | None, note: str):
             + [on_a4(robust_figure(result))])
 
 
-def _skill_pages(spec: GameSpec, curve: SkillCurve | None, folder: Path, title: str = SKILL_TITLE):
-    """The skill curve: its figure, then the headline at every level (value [interval], n, the paired change from
-    the level before), the exploitability gaps and one verdict line per headline; a note when not measured."""
-    note = _curve_note(spec, curve, folder)
+def _skill_pages(spec: GameSpec, curve: SkillCurve | None, folder: Path, title: str = SKILL_TITLE,
+                 scenario: str = "base"):
+    """The skill curve of ``scenario``: its figure, then the headline at every level (value [interval], n, the
+    paired change from the level before), the exploitability gaps and one verdict line per headline; a note
+    (with the command that measures it) when not measured."""
+    note = _curve_note(spec, curve, folder, scenario)
     if curve is None:
         return text_pages(title, [note])
     tol = f"±{100 * curve.tolerance:.1f}"
@@ -528,7 +530,7 @@ def game_report(game: str | GameSpec, out: Path, n_games: int = HEADLINE_GAMES, 
         share = next(iter(fair.values())).equal_share  # the scenario's own player count, the ladder's
         pages += [("Skill ladder", on_a4(f)) for f in ladder_figures(lad, share)]
     pages += [("Stronger play", f) for f in _robust_pages(spec, strong, strong_note)]
-    pages += [("Skill curve", f) for f in _skill_pages(spec, curve, skill_dir)]
+    pages += [("Skill curve", f) for f in _skill_pages(spec, curve, skill_dir, scenario=scen.name)]
     for name, c in variant_curves.items():
         pages += [(f"Skill curve: {name}", f)
                   for f in _skill_pages(spec, c, skill_dir, f"{SKILL_TITLE}, scenario variant {name}")]

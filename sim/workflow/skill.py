@@ -813,13 +813,16 @@ def skill_figure(c: SkillCurve):
     return fig
 
 
-def stem(game: str, scenario: str = "base", players: int | None = None) -> str:
-    return f"{game}-skill" + ("" if scenario == "base" else f"-{Path(scenario).stem}") + (
+def stem(game: str, scenario: str = "base", players: int | None = None, sets: tuple[str, ...] | list[str] = ()) -> str:
+    """``<game>-skill[-scenario][-set-<digest of the --set list>][-Np]``: curves with other ``--set`` lists get
+    other files."""
+    tag = f"-set-{hashlib.sha256(chr(10).join(sets).encode()).hexdigest()[:8]}" if sets else ""
+    return f"{game}-skill" + ("" if scenario == "base" else f"-{Path(scenario).stem}") + tag + (
         f"-{players}p" if players else "")
 
 
 def write_skill(c: SkillCurve, out: Path = DEFAULT_OUT) -> list[Path]:
-    """``<game>-skill[-scenario][-Np].json`` (read back by ``load_curve``), ``.csv`` and ``.png``."""
+    """``stem(...)`` + ``.json`` (read back by ``load_curve``), ``.csv`` and ``.png``."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -827,7 +830,7 @@ def write_skill(c: SkillCurve, out: Path = DEFAULT_OUT) -> list[Path]:
     import polars as pl
 
     out.mkdir(parents=True, exist_ok=True)
-    base = out / stem(c.game, c.scenario if not c.sets else c.scenario + "-set", c.players_asked)
+    base = out / stem(c.game, c.scenario, c.players_asked, c.sets)
     paths = [base.with_suffix(".json"), base.with_suffix(".csv"), base.with_suffix(".png")]
     paths[0].write_text(c.to_json() + "\n")
     pl.DataFrame([{"level": p.level, "metric": p.metric, "label": p.label, "value": p.value.value,

@@ -7,6 +7,7 @@ where the changes fall inside the tolerance, and not before.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 
 import numpy as np
@@ -210,6 +211,14 @@ def test_the_curve_is_written_read_back_and_stale_after_a_code_change(curve, tmp
     monkeypatch.setattr(module, "sources_digest", lambda game: "0" * 16)
     assert load_curve(SEARCHING, "bonus", 2, tmp_path) is None
     assert load_curve(SEARCHING, "bonus", 2, tmp_path, fresh_only=False) == curve
+
+
+def test_curves_with_other_set_lists_get_other_files(curve, tmp_path):
+    one = dataclasses.replace(curve, sets=["bonus=2"])
+    other = dataclasses.replace(curve, sets=["bonus=3"])
+    names = {write_skill(c, tmp_path)[0].name for c in (curve, one, other, dataclasses.replace(one))}
+    assert len(names) == 3 and all(n.startswith("toy-search-skill-bonus") and n.endswith("-2p.json") for n in names)
+    assert load_curve(SEARCHING, "bonus", 2, tmp_path, fresh_only=False) == curve  # a --set curve is not the plain one
 
 
 def test_the_curve_is_stale_after_its_scenario_file_changes(curve, tmp_path, bump_bonus):

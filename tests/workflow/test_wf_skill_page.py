@@ -71,6 +71,13 @@ def test_without_a_curve_page_one_says_it_was_not_measured_and_gives_the_command
     assert f"`sim skill toy-search --out {tmp_path / 'skill'}`" in text
 
 
+def test_a_scenario_without_a_curve_gets_the_command_with_its_scenario(tmp_path):
+    """The skill page of a report on another scenario (``sim report --scenario bonus``) names it in the command."""
+    path = write_pdf(tmp_path / "none.pdf", "t", "s", [("Skill curve", p) for p in _skill_pages(
+        SEARCHING, None, tmp_path / "skill", scenario="bonus")])
+    assert f"`sim skill toy-search --scenario bonus --out {tmp_path / 'skill'}`" in _text(path)
+
+
 def test_the_skill_page_has_the_figure_the_table_the_gaps_and_the_verdicts(curve, tmp_path):
     with warnings.catch_warnings():
         warnings.filterwarnings("error", message=".*missing from font.*")
