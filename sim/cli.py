@@ -158,7 +158,7 @@ def trace_command(
     set_: SetOpt = None,
     players: PlayersOpt = None,
     map_frames: Annotated[Path | None, typer.Option(
-        "--map-frames", help="Also draw the game on the map, one PNG per round, in this folder")] = None,
+        "--map-frames", help="Also draw the game on the map, one PNG per round (at its last turn end), in this folder")] = None,
     as_json: Annotated[bool, typer.Option(
         "--json", help="Print one JSON document instead: the run, the per-game row, the log lines and, "
                        "where the game gives them, its events as records (Island Nation: full point sets)")] = False,
