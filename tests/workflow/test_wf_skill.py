@@ -214,6 +214,7 @@ def test_the_curve_is_written_read_back_and_stale_after_a_code_change(curve, tmp
 
 
 def test_curves_with_other_set_lists_get_other_files(curve, tmp_path):
+    """A curve's file names carry a digest of its ``--set`` list: two settings' curves do not overwrite each other."""
     one = dataclasses.replace(curve, sets=["bonus=2"])
     other = dataclasses.replace(curve, sets=["bonus=3"])
     names = {write_skill(c, tmp_path)[0].name for c in (curve, one, other, dataclasses.replace(one))}
