@@ -816,7 +816,8 @@ def skill_figure(c: SkillCurve):
 def stem(game: str, scenario: str = "base", players: int | None = None, sets: tuple[str, ...] | list[str] = ()) -> str:
     """``<game>-skill[-scenario][-set-<digest of the --set list>][-Np]``: curves with other ``--set`` lists get
     other files."""
-    tag = f"-set-{hashlib.sha256(chr(10).join(sets).encode()).hexdigest()[:8]}" if sets else ""
+    digest = hashlib.sha256("\n".join(sets).encode()).hexdigest()[:8]
+    tag = f"-set-{digest}" if sets else ""
     return f"{game}-skill" + ("" if scenario == "base" else f"-{Path(scenario).stem}") + tag + (
         f"-{players}p" if players else "")
 
