@@ -4,7 +4,7 @@ Why: the skill curve's steps (−2.39, −2.40, −1.90, −1.70 points from 512
 slowly than probes of rounds 1–5 forecast (docs/search.md, "How fast an artillery decision converges").
 This measures every round, the evacuation window (IN-WIN-F1, rounds 7–10) included.
 
-Game i (base scenario, both sides searching at ``--level`` rollouts, seed ``--seed``) is played as
+Game i (``--scenario``, default base, 5 players, both sides searching at ``--level`` rollouts, seed ``--seed``) is played as
 the skill curve's level plays it until artillery k's a-th searched decision (two candidates or more)
 in round R, with (R, k, a) fixed by i alone: R = 1 + i mod 10, k and a from i's higher digits. There
 each candidate is played in ``--worlds`` worlds (spread over the public set as the search spreads them,
@@ -16,7 +16,7 @@ own choice's, in points per decision. Each game also counts its artillery decisi
 that a per-decision step times decisions per game gives what a step of the budget should move in a
 game, round by round.
 
-    python scripts/in_search_probes.py [--games 2000] [--worlds 8192] [--level 256] [--seed 0]
+    python scripts/in_search_probes.py [--games 2000] [--worlds 8192] [--level 256] [--seed 0] [--scenario base]
         [--jobs 2] [--out reports/search/island-nation-probes.json] [--raw probes.pkl [--from-raw]]
     python scripts/in_search_probes.py --raw probes.pkl --worlds 16384 --allocations OUT.json
 
@@ -153,9 +153,9 @@ def target(i: int, n_art: int, rounds: tuple[int, ...]) -> tuple[int, int, int]:
     return rounds[i % r], (i // r) % n_art, (i // (r * n_art)) % 3
 
 
-def play_chunk(games: range, worlds: int, level: int, seed: int, rounds: tuple[int, ...]) -> list[dict]:
+def play_chunk(games: range, worlds: int, level: int, seed: int, rounds: tuple[int, ...], scenario: str) -> list[dict]:
     """Each game's probe (its outcomes bit-packed) and searched artillery decisions by round."""
-    rules = load_scenario("island-nation", GAME.rules_model, "base", ["players=5"]).rules
+    rules = load_scenario("island-nation", GAME.rules_model, scenario, ["players=5"]).rules
     T = tables_for(board_for(rules), rules.shot_range)
     P = params_for(rules)
     policy = np.array([len(FROGMAN_BOTS), len(ARTILLERY_BOTS), level, level], dtype=np.int64)
@@ -322,6 +322,7 @@ def main() -> None:
     parser.add_argument("--worlds", type=int, default=8192)
     parser.add_argument("--level", type=int, default=256)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--scenario", default="base", help="the scenario played, at 5 players")
     parser.add_argument("--rounds", default="1,2,3,4,5,6,7,8,9,10", help="the rounds probed, in turn")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", type=Path, default=ROOT / "reports" / "search" / "island-nation-probes.json")
@@ -344,14 +345,15 @@ def main() -> None:
     else:
         chunks = [range(a, min(a + 50, args.games)) for a in range(0, args.games, 50)]
         parts = Parallel(n_jobs=args.jobs, verbose=5)(
-            delayed(play_chunk)(c, args.worlds, args.level, args.seed, rounds) for c in chunks)
+            delayed(play_chunk)(c, args.worlds, args.level, args.seed, rounds, args.scenario) for c in chunks)
         rows = [r for p in parts for r in p]
         if args.raw:
             args.raw.write_bytes(pickle.dumps(rows))
     summary = summarise(rows, args.worlds)
     summary.update(command=f"python scripts/in_search_probes.py --games {len(rows)} --worlds {args.worlds} "
-                           f"--level {args.level} --seed {args.seed} --rounds {args.rounds}",
-                   level=args.level, seed=args.seed, date=dt.date.today().isoformat())
+                           f"--level {args.level} --seed {args.seed} --rounds {args.rounds}"
+                           + (f" --scenario {args.scenario}" if args.scenario != "base" else ""),
+                   scenario=args.scenario, level=args.level, seed=args.seed, date=dt.date.today().isoformat())
     if not args.from_raw:
         summary["wall_s"] = round(time.perf_counter() - began)
     args.out.parent.mkdir(parents=True, exist_ok=True)

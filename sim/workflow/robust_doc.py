@@ -87,7 +87,8 @@ def render_probes(name: str, folder: Path = ACTION_VALUES.parent) -> str:
     shown = [i for i, b in enumerate(budgets) if b >= 256]
     columns = (["round", "decisions probed", "public set (median points)", "searched decisions a game"]
                + [f"value at {budgets[i]:,}" for i in shown] + [f"step to {budgets[i]:,} [± 95 %]" for i in shown[1:]])
-    lines = [f"`{data['command']}` (base scenario, 5 players, both sides searching at rollouts={data['level']}, "
+    played = "base scenario" if data["scenario"] == "base" else f"scenario `{data['scenario']}`"
+    lines = [f"`{data['command']}` ({played}, 5 players, both sides searching at rollouts={data['level']}, "
              f"{data['probed']:,} decisions probed in {data['games']:,} games, {data['worlds']:,} worlds a candidate; "
              f"`reports/search/{name}.json`, {data['date']}); points of artillery win share a decision:", "",
              "| " + " | ".join(columns) + " |", "|" + " --- |" * len(columns)]
