@@ -7,15 +7,15 @@ import numpy as np
 import pytest
 from in_helpers import make_state, words
 
-from sim.core.rng import next_u64, seed_stream
+from sim.core.rng import next_u64
 from sim.core.runner import simulate
 from sim.core.scenario import load_scenario
 from sim.games.island_nation import GAME
 from sim.games.island_nation.batch import play_rows
 from sim.games.island_nation.board import board_for
+from sim.games.island_nation.counterfactual import DEFAULT, _play_from, _play_until, seed_game
 from sim.games.island_nation.policies import HUNTER
 from sim.games.island_nation.search import (
-    SCRIPTED,
     STOP,
     WORLD_KEY,
     _play_on,
@@ -34,7 +34,6 @@ from sim.games.island_nation.state import (
     FPOS,
     MINE_AT,
     REASON,
-    ROUND,
     WINNER,
     artillery_mask,
 )
@@ -94,9 +93,11 @@ def test_the_search_plays_the_engines_order_of_play_not_a_copy():
 
 
 def test_rollouts_scripted_rounds_play_the_engines_games():
-    """The rollouts' rounds (the engine's order of play compiled apart, ``search.SCRIPTED.play_rounds``)
-    played from the setup with the strongest bots give exactly the engine's games: winner, reason, end
-    round, HP, every round's public-set size, and the rounds ended on each point."""
+    """The engine's order of play compiled apart with the rollouts' bots (``search.SCRIPTED``: its setup,
+    turns and ``play_rounds``), played from the setup as the counterfactual batch plays its default arm,
+    gives exactly the engine's games: winner, reason, end round, HP, every round's public-set size, and
+    the rounds ended on each point. Called through ``counterfactual``'s entry points, which the warm-up
+    compiled: called from Python with plain arrays, ``SCRIPTED`` would compile again for the test."""
     rules = base_rules()
     board = board_for(rules)
     T, P = tables_for(board, rules.shot_range), params_for(rules)
@@ -107,9 +108,9 @@ def test_rollouts_scripted_rounds_play_the_engines_games():
     quiet = np.zeros((0, 6), dtype=np.int64)
     rows = []
     for i in range(300):
-        seed_stream(st.rng, np.int64(11), np.int64(i))
-        SCRIPTED.setup(T, P, st, cx.bots, st.rng, quiet)
-        SCRIPTED.play_rounds(T, P, st, cx.rollout_bots, st.rng, quiet, cx.density, np.int64(1))
+        seed_game(st, cx, np.int64(i))
+        _play_until(T, P, st, cx, quiet, np.int64(1))  # SCRIPTED.setup
+        _play_from(T, P, st, cx, quiet, np.int64(DEFAULT))  # round 1's turns, then SCRIPTED.play_rounds
         rows.append([st.g[WINNER], st.g[REASON], st.g[END_ROUND], st.g[FHP], *st.sizes[:10]])
     columns = ["winner", "end_reason", "end_round", "frogman_hp", *(f"set_r{r}" for r in range(1, 11))]
     assert np.array(rows).tolist() == np.stack([games[c] for c in columns], axis=1).tolist()
@@ -124,12 +125,11 @@ def _rollout_games(T, P, cx, keys, skips):
     quiet = np.zeros((0, 6), dtype=np.int64)
     rows = []
     for i, (key, skip) in enumerate(zip(keys, skips, strict=True)):
-        seed_stream(st.rng, np.int64(11), np.int64(i % 40))
-        SCRIPTED.setup(T, P, st, cx.bots, st.rng, quiet)
+        seed_game(st, cx, np.int64(i % 40))
+        _play_until(T, P, st, cx, quiet, np.int64(1))  # SCRIPTED.setup; round 1
         for _ in range(skip):
             next_u64(st.rng)
         cx.rollout_bots[WORLD_KEY] = key
-        st.g[ROUND] = 1
         _play_on(T, P, st, cx, quiet, np.int64(0))  # as the search calls it: no compiling for the test
         rows.append([st.g[WINNER], st.g[REASON], st.g[END_ROUND], st.g[FHP], *st.sizes[:10]])
     return rows
