@@ -17,6 +17,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -117,9 +118,9 @@ class RunFolder:
 
 def compiled_sources_digest() -> str:
     """The digest naming the sources compiled code is built from (``sim.core.sources.compiled_digest``)."""
-    folder = Path(os.environ.get("NUMBA_CACHE_DIR", ""))
-    if folder.name.startswith("numba-"):
-        return folder.name.removeprefix("numba-")
+    key = Path(os.environ.get("NUMBA_CACHE_DIR", "")).name.removeprefix("numba-")
+    if re.fullmatch(r"[0-9a-f]{16}", key):  # the folder sim/__init__.py chose, not one the user named
+        return key
     from sim.core.sources import compiled_digest
 
     package = Path(__file__).resolve().parents[1]

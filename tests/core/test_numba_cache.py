@@ -73,3 +73,15 @@ def test_an_edit_to_compiled_sources_changes_the_folder_and_analysis_edits_do_no
 def test_an_explicit_cache_dir_is_respected(tmp_path):
     env_dir, numba_dir = cache_dir_of_a_fresh_process({"NUMBA_CACHE_DIR": str(tmp_path)})
     assert env_dir == numba_dir == str(tmp_path)
+
+
+def test_a_run_records_the_sources_digest_whatever_the_cache_folder_is_called(monkeypatch):
+    """run.json's ``compiled_sources`` is the sources' digest, also under a NUMBA_CACHE_DIR the user named
+    (even one that starts with ``numba-``), not a piece of the folder's name."""
+    from sim.core.runfolder import compiled_sources_digest
+
+    package = Path(sim.__file__).parent
+    digest = sources._hash(package, sources.compiled_sources(package))
+    for folder in ("/tmp/numba-cold-ab12cd", "/tmp/my-cache", f"/tmp/numba-{digest}"):
+        monkeypatch.setenv("NUMBA_CACHE_DIR", folder)
+        assert compiled_sources_digest() == digest
