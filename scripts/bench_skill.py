@@ -3,6 +3,8 @@ machine from a fresh process to the skill curve's verdict (``sim.workflow.skill`
 with the curve's own settling rule (every headline's change within noise and within ±1 pt, each
 level's 95 % interval ±1 pt or narrower), under a time limit; and the search's decisions per CPU second
 at each budget of the ladder. Gaps are not played (they answer a different question, at 4x the budget).
+Where the time limit stops a curve short, ``committed`` records what the settled answer did cost: the
+CPU seconds of every level of the curve committed in ``reports/skill/`` (read, not played).
 
     python scripts/bench_skill.py [GAME ...] [--time-limit S] [--games N] [--jobs J] [--json]
 
@@ -14,11 +16,13 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from pathlib import Path
 
 TIME_LIMIT_S = 600.0  # the issue's target: a settled answer within 10 minutes per game
 GAMES = 10_000  # a ±1 pt interval on a rate near 50 % needs about 9,600
 LADDERS = {"ocracoke": [16, 32, 64, 128], "island-nation": [16, 32, 64, 128, 256, 512],
            "wonderful-island": [4, 8, 16, 32]}
+COMMITTED = Path(__file__).resolve().parents[1] / "reports" / "skill"
 
 
 def time_to_settle(game: str, time_limit_s: float = TIME_LIMIT_S, games: int = GAMES, jobs: int = 2) -> dict:
@@ -44,12 +48,30 @@ def time_to_settle(game: str, time_limit_s: float = TIME_LIMIT_S, games: int = G
     }
 
 
+def committed_cost(game: str, folder: Path = COMMITTED) -> dict | None:
+    """What the curve committed for this game's base scenario (``sim skill``, cached) cost to its verdict:
+    None when there is none or it is stale (played on other sources or rules)."""
+    from sim.workflow.skill import load_curve
+
+    curve = load_curve(game, folder=folder)
+    if curve is None:
+        return None
+    cpu = sum(c.cpu_s for c in curve.costs)
+    return {"games_per_level": curve.n_games, "seed": curve.seed, "players": curve.players,
+            "levels": curve.levels, "settled": curve.settled, "stopped": curve.stopped,
+            "cpu_s": round(cpu, 1), "hours_on_2_cores": round(cpu / 2 / 3600, 2)}
+
+
 def bench_skill(games: list[str] | None = None, time_limit_s: float = TIME_LIMIT_S, n_games: int = GAMES,
                 jobs: int = 2) -> dict[str, dict]:
     from sim.core.registry import all_games
 
     specs = [s for s in all_games().values() if s.search is not None and (not games or s.name in games)]
-    return {s.name: time_to_settle(s.name, time_limit_s, n_games, jobs) for s in specs}
+    figures = {s.name: time_to_settle(s.name, time_limit_s, n_games, jobs) for s in specs}
+    for name, f in figures.items():
+        if not f["settled"]:
+            f["committed"] = committed_cost(name)
+    return figures
 
 
 def main() -> None:
@@ -70,6 +92,10 @@ def main() -> None:
               f"{r['jobs']} jobs)")
         for level, rate in r["decisions_per_cpu_s"].items():
             print(f"  {level}: {r['cpu_s'][level]:.0f} CPU-s" + (f", {rate:,.0f} decisions per CPU-s" if rate else ""))
+        if c := r.get("committed"):
+            where = f"settled at {c['levels'][-1]}" if c["settled"] else f"not settled ({c['stopped']})"
+            print(f"  the committed curve ({c['games_per_level']:,} games per level, seed {c['seed']}): {where}, "
+                  f"{c['cpu_s']:,.0f} CPU-s, {c['hours_on_2_cores']} h of 2 cores")
 
 
 if __name__ == "__main__":
