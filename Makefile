@@ -18,8 +18,8 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 # one test worker per core (pytest-xdist), each test file in one worker except the long tests, which go
-# first, one by one; tests/conftest.py compiles the engines, search bots and analyses before (two games
-# at a time, in one go rather than after `install`'s engines-only step)
+# first, one by one; tests/conftest.py compiles the engines, search bots and analyses before (every game
+# at once, in one go rather than after `install`'s engines-only step)
 TEST := $(BIN)/python -m pytest -q -n auto --dist loadfile
 
 test: $(STAMP)

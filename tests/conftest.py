@@ -3,16 +3,17 @@
 ``make test`` runs the suite on every core (pytest-xdist, one worker per core, each test file in one
 worker). Once the tests are collected, and before any runs, the engines, search bots and analyses'
 own entry points (counterfactual batches) of the games those tests play (``games_of``) are compiled,
-two games at a time (each game's steps in one process), into numba's on-disk cache (``sim.core.warm``);
-the workers then load the compiled code instead of each compiling it again (and again in each joblib
-worker). So ``pytest tests/ocracoke`` compiles Ocracoke only, and the game-agnostic tests (tests/core,
+every game at once (each game's steps in one process of its own), into numba's on-disk cache
+(``sim.core.warm``); the workers then load the compiled code instead of each compiling it again (and again
+in each joblib worker). So ``pytest tests/ocracoke`` compiles Ocracoke only, and the game-agnostic tests (tests/core,
 the toy games of tests/workflow) compile none. On a warm cache this is a check of up to nine marker
 files. Tests share nothing else across files, so their results do not depend on the order or the worker
 they run in.
 
-The plain-Python references' results in the cross-checks are kept between runs in pytest's cache
-(``reference_memo``, tests/reference_memo.py), keyed on the reference's sources and arguments: a warm run
-plays only the engine's side unless a reference changed.
+The plain-Python references' results in the cross-checks are kept between runs in pytest's cache and,
+for a clean checkout, in the committed tests/reference_results.json (``reference_memo``,
+tests/reference_memo.py), keyed on the reference's sources and arguments: a run plays only the engine's
+side unless a reference changed.
 
 Scheduling (``--dist loadfile``, replaced by ``EachTestOfSplitFiles``): each test of ``SPLIT_FILES``
 (long, independent tests: the reference cross-checks and the report of every game) is a unit of its

@@ -1,4 +1,4 @@
-"""The plain-Python references' results, kept between test runs in pytest's cache (``.pytest_cache``).
+"""The plain-Python references' results, kept between test runs: in the repository and in pytest's cache.
 
 A reference cross-check plays thousands of games with a game's slow plain-Python reference and compares
 them with as many engine games; the reference's side was about 40 % of the suite's CPU time. With its
@@ -7,7 +7,14 @@ kept under a digest of both: the bytes of the reference module and of every ``si
 (``sim.core.sources.imported_sources``), the test module that calls it (its seeds and helpers) and the
 arguments' contents (rules, board arrays, catalogue, bots, games). A later run with the same digest reads it back; the engine's side is always played, so a
 change to an engine is tested against the reference as before. A change to the reference or anything it
-imports, a clean checkout (CI) or ``pytest --cache-clear`` plays the reference again.
+imports, or to the Python version (``random.Random``'s methods may change between versions), plays the
+reference again.
+
+Two stores: pytest's cache (``.pytest_cache``, this checkout's runs) and ``tests/reference_results.json``,
+committed, so that a clean checkout (CI, ``make first-hour``'s fresh clones) does not play the references
+whose sources have not changed since it was written (about 95 CPU-s of a cold ``make test``). An entry is
+read back only under its digest, so a stale file costs time, never a wrong answer;
+``scripts/keep_reference_results.py`` writes it again from a run of the cross-checks.
 """
 
 from __future__ import annotations
@@ -15,6 +22,8 @@ from __future__ import annotations
 import dataclasses
 import functools
 import hashlib
+import json
+import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -22,6 +31,8 @@ from typing import Any
 import numpy as np
 
 from sim.core.sources import imported_sources
+
+COMMITTED = Path(__file__).with_name("reference_results.json")
 
 
 def fingerprint(value: Any) -> str:
@@ -54,22 +65,34 @@ def _sources_digest(files: tuple[Path, ...]) -> str:
 
 def digest(reference: Path, caller: Path, *arguments: Any) -> str:
     """SHA-256 over the reference module's sources (with all it imports from ``sim``), the test module
-    ``caller`` that calls it (its seeds and helpers) and the arguments' contents."""
+    ``caller`` that calls it (its seeds and helpers), the Python version and the arguments' contents."""
     h = hashlib.sha256(_sources_digest((*imported_sources(reference), caller)).encode())
+    h.update(f"python {sys.version_info.major}.{sys.version_info.minor}".encode())
     for argument in arguments:
         h.update(fingerprint(argument).encode())
     return h.hexdigest()
 
 
-def kept_reference(cache, test: str, reference: Path, arguments: tuple, play: Callable[[], Any]) -> Any:
-    """``play()``'s result (JSON-able), read from ``cache`` (pytest's ``config.cache``) when the test ``test``
-    kept it for the same reference sources, the same source of the module defining ``play`` and the same
-    ``arguments``, else played and kept (one entry a test)."""
+@functools.cache
+def committed_entries(path: Path = COMMITTED) -> dict[str, dict]:
+    """The committed store: pytest-cache key -> entry (``{}`` when the file is absent)."""
+    return json.loads(path.read_text()) if path.exists() else {}
+
+
+def kept_reference(cache, test: str, reference: Path, arguments: tuple, play: Callable[[], Any],
+                   committed: Mapping[str, dict] | None = None) -> Any:
+    """``play()``'s result (JSON-able), read back when the test ``test`` kept it for the same reference
+    sources, the same source of the module defining ``play`` and the same ``arguments``: from ``cache``
+    (pytest's ``config.cache``), else from ``committed`` (default: ``tests/reference_results.json``), else
+    played. Either of the last two is then kept in ``cache`` (one entry a test), which is what
+    ``scripts/keep_reference_results.py`` collects."""
     key = f"reference/{hashlib.sha256(test.encode()).hexdigest()[:20]}"
     want = digest(reference, Path(play.__code__.co_filename), *arguments)
     entry = cache.get(key, None)
     if entry is not None and entry.get("digest") == want:
         return entry["result"]
-    result = play()
-    cache.set(key, {"test": test, "digest": want, "result": result})
-    return result
+    entry = (committed_entries() if committed is None else committed).get(key)
+    if entry is None or entry.get("digest") != want:
+        entry = {"test": test, "digest": want, "result": play()}
+    cache.set(key, entry)
+    return entry["result"]

@@ -1,5 +1,6 @@
 """The references' kept results (tests/reference_memo.py): read back only for the same sources and arguments."""
 
+import hashlib
 from pathlib import Path
 
 import numpy as np
@@ -11,6 +12,7 @@ import sim
 from sim.core.sources import imported_sources
 
 PACKAGE = Path(sim.__file__).resolve().parent
+ROOT = PACKAGE.parent
 IN_REFERENCE = PACKAGE / "games" / "island_nation" / "reference.py"
 
 
@@ -58,3 +60,27 @@ def test_kept_result_is_played_again_when_the_reference_or_the_calling_test_chan
     monkeypatch.setattr(reference_memo, "_sources_digest", reference_memo._sources_digest.__wrapped__)
     kept_reference(cache, "t", IN_REFERENCE, (1,), lambda: played.append(2) or 2)
     assert played == [1, 2]
+
+
+def test_a_committed_result_is_read_only_under_its_digest_and_then_kept_in_the_cache():
+    first, played = FakeCache(), []
+    kept_reference(first, "t", IN_REFERENCE, (5,), lambda: played.append(5) or [5], committed={})
+    (key, entry), = first.items()
+
+    fresh = FakeCache()  # a clean checkout: an empty pytest cache, the committed file
+    assert kept_reference(fresh, "t", IN_REFERENCE, (5,), lambda: played.append(6) or [6], committed=first) == [5]
+    assert played == [5] and fresh == first
+
+    stale = {key: entry | {"digest": "0" * 64}}  # written for other sources: played again
+    assert kept_reference(FakeCache(), "t", IN_REFERENCE, (5,), lambda: played.append(7) or [7], committed=stale) == [7]
+    assert played == [5, 7]
+
+
+def test_every_committed_entry_belongs_to_a_cross_check_test_under_its_own_key():
+    entries = reference_memo.committed_entries()
+    assert entries, "tests/reference_results.json: scripts/keep_reference_results.py writes it"
+    for key, entry in entries.items():
+        file, _, name = entry["test"].partition("::")
+        assert key == f"reference/{hashlib.sha256(entry['test'].encode()).hexdigest()[:20]}"
+        assert file.endswith("_reference.py") and (ROOT / file).exists() and name
+        assert len(entry["digest"]) == 64 and entry["result"] is not None
