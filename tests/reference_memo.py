@@ -32,12 +32,16 @@ import numpy as np
 
 from sim.core.sources import imported_sources
 
-COMMITTED = Path(__file__).with_name("reference_results.json")
+CHECKOUT = Path(__file__).resolve().parents[1]
+COMMITTED = CHECKOUT / "tests" / "reference_results.json"
 
 
 def fingerprint(value: Any) -> str:
-    """Text fixed by ``value``'s contents: a pydantic model's JSON, an array's bytes, a dataclass's fields
-    and containers' items, in turn; anything else by its ``repr``."""
+    """Text fixed by ``value``'s contents: a pydantic model's JSON, an array's bytes, a path inside the
+    checkout relative to it (so that every checkout reads the committed results), a dataclass's fields and
+    containers' items, in turn; anything else by its ``repr``."""
+    if isinstance(value, Path) and value.is_relative_to(CHECKOUT):
+        return f"Path({value.relative_to(CHECKOUT).as_posix()})"
     if hasattr(value, "model_dump_json"):
         return value.model_dump_json()
     if isinstance(value, np.ndarray):

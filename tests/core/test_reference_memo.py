@@ -37,6 +37,12 @@ def test_fingerprint_follows_contents_not_identity():
     assert digest(IN_REFERENCE, Path(__file__), a) != digest(IN_REFERENCE, Path(__file__), b)
 
 
+def test_a_path_inside_the_checkout_counts_by_its_place_in_it_so_every_checkout_reads_the_committed_results():
+    catalogue = ROOT / "scenarios" / "wonderful-island" / "catalogue" / "base.toml"
+    assert fingerprint({"file": catalogue}) == "{'file': Path(scenarios/wonderful-island/catalogue/base.toml)}"
+    assert fingerprint(Path("/elsewhere/base.toml")) == repr(Path("/elsewhere/base.toml"))
+
+
 def test_kept_result_is_played_once_and_again_when_the_arguments_change():
     cache, played = FakeCache(), []
 
