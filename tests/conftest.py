@@ -5,8 +5,8 @@ worker). Once the tests are collected, and before any runs, the engines, search 
 own entry points (counterfactual batches) of the games those tests play (``games_of``) are compiled,
 every game at once (each game's steps in one process of its own), into numba's on-disk cache
 (``sim.core.warm``); the workers then load the compiled code instead of each compiling it again (and again
-in each joblib worker). So ``pytest tests/ocracoke`` compiles Ocracoke only, and the game-agnostic tests (tests/core,
-the toy games of tests/workflow) compile none. On a warm cache this is a check of up to nine marker
+in each joblib worker). So ``pytest tests/ocracoke`` compiles Ocracoke only, and the game-agnostic tests
+(tests/core, the toy games of tests/workflow) compile none. On a warm cache this is a check of up to nine marker
 files. Tests share nothing else across files, so their results do not depend on the order or the worker
 they run in.
 

@@ -5,10 +5,10 @@ them with as many engine games; the reference's side was about 40 % of the suite
 seeds fixed, what a reference returns is a function of its code and its arguments alone, so the result is
 kept under a digest of both: the bytes of the reference module and of every ``sim`` module it imports
 (``sim.core.sources.imported_sources``), the test module that calls it (its seeds and helpers) and the
-arguments' contents (rules, board arrays, catalogue, bots, games). A later run with the same digest reads it back; the engine's side is always played, so a
-change to an engine is tested against the reference as before. A change to the reference or anything it
-imports, or to the Python version (``random.Random``'s methods may change between versions), plays the
-reference again.
+arguments' contents (rules, board arrays, catalogue, bots, games). A later run with the same digest reads
+it back; the engine's side is always played, so a change to an engine is tested against the reference as
+before. A change to the reference or anything it imports, or to the Python version (``random.Random``'s
+methods may change between versions), plays the reference again.
 
 Two stores: pytest's cache (``.pytest_cache``, this checkout's runs) and ``tests/reference_results.json``,
 committed, so that a clean checkout (CI, ``make first-hour``'s fresh clones) does not play the references
