@@ -284,6 +284,10 @@ def skill_command(
                                                       "long; the chunks in play finish and are kept in OUT/levels, "
                                                       "the curve files are not written, and the same command goes "
                                                       "on from the kept chunks (a level longer than a sitting)")] = None,
+    whole_ladder: Annotated[bool, typer.Option("--whole-ladder", help="Play every level of the ladder, also after "
+                                               "the headlines settle: whether they stay settled (a headline "
+                                               "settles at the first level from which every change is "
+                                               "within tolerance)")] = False,
 ) -> None:
     """The skill curve: headline metrics with every role at rising strength (scripted, then search at
     budget B, 2B, 4B, ...) on the same games, until two successive levels agree within the tolerance."""
@@ -308,7 +312,7 @@ def skill_command(
                            time_limit, _jobs(jobs), backend, scheduler, players, tuple(set_ or ()), gaps,
                            chunk_size=chunk_games or DEFAULT_CHUNK, gap_games=gap_games,
                            say=lambda text: console.print(f"  {text}"), cache=cache, status=status,
-                           pause_after_s=pause_after)
+                           pause_after_s=pause_after, whole_ladder=whole_ladder)
     except KeyboardInterrupt as exc:  # the levels and chunks finished so far are on disk: say so, not "nothing written"
         stopped_by = signal_of(exc)
         how = STOPPED_BY[stopped_by]

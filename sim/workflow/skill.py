@@ -578,8 +578,9 @@ def skill(game: str | GameSpec, scenario: str | Path = "base", n_games: int = DE
           jobs: int = 1, backend: str = "loky", scheduler: str | None = None, players: int | None = None,
           sets: tuple[str, ...] | list[str] = (), gaps: bool = True, chunk_size: int = DEFAULT_CHUNK,
           gap_games: int | None = None, say=None, cache: Path | None = None, status: bool = False,
-          pause_after_s: float | None = None) -> SkillCurve:
-    """Play the levels in turn on the same games until the headlines settle, the ladder ends or time is up;
+          pause_after_s: float | None = None, whole_ladder: bool = False) -> SkillCurve:
+    """Play the levels in turn on the same games until the headlines settle, the ladder ends or time is up
+    (with ``whole_ladder``, on past a settled pair of levels: whether the headlines stay settled);
     a level found in the folder ``cache`` is read rather than played, and one played is stored there. With
     ``status``, play nothing: the curve of the levels ``cache`` holds whole, up to the first it does not,
     of which it says the games kept so far and each headline on them (or that it is not played yet). With
@@ -683,8 +684,9 @@ def skill(game: str | GameSpec, scenario: str | Path = "base", n_games: int = DE
             say(f"{name}: {n_games:,} games, {last_wall:.0f} s wall, {cpu:.0f} CPU-s"
                 + (f", {decisions / cpu:,.0f} decisions per CPU-s" if decisions and cpu > 0 else ""))
             before = values
-            if len(levels) >= 3 and all(settles(p, tolerance) for p in points[-len(metrics):]):
-                stopped = "settled"
+            settled = len(levels) >= 3 and all(settles(p, tolerance) for p in points[-len(metrics):])
+            stopped = "settled" if settled else "ladder end"
+            if settled and not whole_ladder:
                 break
     return SkillCurve(spec.name, spec.title, scen.name, list(sets), getattr(rules, "players", None), players, n_games, seed,
                       tolerance, spec.search.options[0][0], ladder, levels, bots, points, found,

@@ -75,6 +75,15 @@ def test_the_curve_stops_where_every_headline_settles_and_not_before(curve):
     assert next(v for v in curve.verdicts if v.metric == "win_0").value.value > 0.99
 
 
+def test_the_whole_ladder_plays_on_past_the_settled_levels_on_the_same_games(curve):
+    whole = skill(SEARCHING, "bonus", 3000, seed=5, ladder=LADDER, players=2, chunk_size=1000, gaps=False,
+                  whole_ladder=True)
+    assert whole.levels == [SCRIPTED, *(f"search:rollouts={b}" for b in LADDER)]
+    assert whole.points[:len(curve.points)] == curve.points  # the levels the settled curve played, alike
+    assert whole.stopped == "settled" and all(v.settled for v in whole.verdicts)
+    assert all(settles(p, whole.tolerance) for p in whole.points if p.level == whole.levels[-1])
+
+
 def test_a_tight_tolerance_leaves_it_unsettled_and_says_the_last_change():
     short = skill(SEARCHING, "bonus", 2000, seed=5, ladder=[1, 2], players=2, tolerance=0.001, gaps=False)
     assert short.stopped == "ladder end" and short.levels == [SCRIPTED, "search:rollouts=1", "search:rollouts=2"]
@@ -291,6 +300,16 @@ def test_cli_prints_the_curve_and_one_line_per_headline_and_writes_the_files(sim
     code, replayed = sim_main("skill", "toy-search", "--scenario", "bonus", "--players", 2, "--games", 1000,
                               "--jobs", 1, "--ladder", "1,2", "--out", tmp_path, "--replay")
     assert code == 0 and "read from" not in replayed.out and _verdicts(replayed.out) == _verdicts(out)
+
+
+def test_cli_whole_ladder_plays_every_level_past_the_settled_ones(sim_main, tmp_path):
+    ladder = "1,2,4,8,16,32,64,128,256"
+    args = ("skill", "toy-search", "--scenario", "bonus", "--players", 2, "--games", 3000, "--seed", 5, "--jobs", 1,
+            "--ladder", ladder, "--no-gaps", "--replay", "--out", tmp_path)
+    code, stops = sim_main(*args)
+    assert code == 0 and "stopped: settled" in stops.out and "search:rollouts=256" not in stops.out
+    code, whole = sim_main(*args, "--whole-ladder")
+    assert code == 0 and "stopped: settled" in whole.out and "search:rollouts=256" in whole.out
 
 
 def test_a_level_stopped_half_way_goes_on_where_it_stopped(tmp_path, monkeypatch):
